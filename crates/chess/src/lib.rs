@@ -1,0 +1,14 @@
+//! Horizon's chess layer on top of [`shakmaty`]: the position with incremental Zobrist keys
+//! and a ply stack, repetition and draw rules, move encoding, SEE, notation and perft.
+
+pub mod encoding;
+pub mod error;
+mod key;
+pub mod perft;
+pub mod position;
+pub mod see;
+
+pub use encoding::PackedMove;
+pub use error::{MoveParseError, PositionParseError};
+pub use position::{Position, START_FEN};
+pub use shakmaty::{self, CastlingMode, Color, Move, MoveList, Role, Square};

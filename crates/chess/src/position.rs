@@ -1,0 +1,457 @@
+//! The chess position: shakmaty's `Chess` on a ply stack with incremental keys.
+//!
+//! Make/unmake is copy-make: `play` pushes a copy of the current frame and plays the move on
+//! it, `undo` pops it. The stack holds the game history (from `position ... moves`) and the
+//! search path, so repetition detection sees both.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::{Zobrist64, Zobrist128};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Move, MoveList, Position as _,
+    PositionError, Setup,
+};
+
+use crate::error::{MoveParseError, PositionParseError};
+use crate::key;
+
+/// FEN of the standard start position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Plies reserved beyond the game history, so a search never grows the stack.
+const SEARCH_RESERVE: usize = 512;
+
+#[derive(Clone, Debug)]
+struct Frame {
+    chess: Chess,
+    key: u64,
+    key128: u128,
+    /// The en passant file hashed into the keys, if any.
+    ep_file: Option<File>,
+    /// Plies since the last irreversible move or null move: repetitions lie within them.
+    reversible_plies: u32,
+    /// The move that led to this frame (`None` at the start and after a null move).
+    last_move: Option<Move>,
+}
+
+/// Copies only the generated moves (an assignment would copy the whole fixed-size array).
+#[inline]
+fn fill(out: &mut MoveList, moves: &MoveList) {
+    out.clear();
+    // Both lists have the same capacity, so this cannot fail.
+    let _ = out.try_extend_from_slice(moves);
+}
+
+impl Frame {
+    fn new(chess: Chess) -> Frame {
+        let ep_file = chess.legal_ep_square().map(|sq| sq.file());
+        let key = chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let key128 = chess.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0;
+        Frame {
+            chess,
+            key,
+            key128,
+            ep_file,
+            reversible_plies: 0,
+            last_move: None,
+        }
+    }
+}
+
+/// A chess position with its history, ready for search.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// `frames[..=top]` is the live stack; slots above `top` are kept for reuse, so a
+    /// search writes each ply into an existing slot instead of pushing and popping.
+    frames: Vec<Frame>,
+    top: usize,
+    castling_mode: CastlingMode,
+    track_key128: bool,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::from_chess(Chess::default(), CastlingMode::Standard)
+    }
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::default()
+    }
+
+    /// Wraps a shakmaty position. `mode` decides how castling moves are written in UCI.
+    pub fn from_chess(chess: Chess, castling_mode: CastlingMode) -> Position {
+        let mut frames = Vec::with_capacity(SEARCH_RESERVE);
+        frames.push(Frame::new(chess));
+        Position {
+            frames,
+            top: 0,
+            castling_mode,
+            track_key128: false,
+        }
+    }
+
+    /// Parses a FEN. Missing half-move and full-move counters default to `0 1`; X-FEN and
+    /// Shredder-FEN castling rights (Chess960) are understood, and Chess960 castling is chosen
+    /// when the rights only make sense that way.
+    pub fn from_fen(text: &str) -> Result<Position, PositionParseError> {
+        Self::parse(text, None)
+    }
+
+    /// Parses a FEN in the given castling mode (`Chess960` for `UCI_Chess960`).
+    pub fn from_fen_in(text: &str, mode: CastlingMode) -> Result<Position, PositionParseError> {
+        Self::parse(text, Some(mode))
+    }
+
+    /// Parses the four position fields of an EPD record (board, side, castling, en passant).
+    /// Anything after them (operations) is ignored here; see the EPD reader for those.
+    pub fn from_epd(text: &str) -> Result<Position, PositionParseError> {
+        let fields: Vec<&str> = text.split_ascii_whitespace().take(4).collect();
+        if fields.len() < 4 {
+            return Err(PositionParseError::MissingFields {
+                expected: 4,
+                found: fields.len(),
+            });
+        }
+        Self::parse(&fields.join(" "), None)
+    }
+
+    fn parse(text: &str, mode: Option<CastlingMode>) -> Result<Position, PositionParseError> {
+        let text = text.trim();
+        let found = text.split_ascii_whitespace().count();
+        if found == 0 {
+            return Err(PositionParseError::MissingFields { expected: 1, found });
+        }
+        let fen = Fen::from_ascii(text.as_bytes()).map_err(|e| PositionParseError::Syntax {
+            text: text.to_owned(),
+            reason: e.to_string(),
+        })?;
+        let setup: Setup = fen.into_setup();
+        let mode = mode.unwrap_or_else(|| CastlingMode::detect(&setup));
+        let chess = Chess::from_setup(setup, mode)
+            .or_else(PositionError::ignore_invalid_castling_rights)
+            .or_else(PositionError::ignore_invalid_ep_square)
+            .or_else(PositionError::ignore_impossible_check)
+            .map_err(|e| PositionParseError::Illegal {
+                text: text.to_owned(),
+                reason: e.to_string(),
+            })?;
+        Ok(Position::from_chess(chess, mode))
+    }
+
+    #[inline]
+    fn top(&self) -> &Frame {
+        &self.frames[self.top]
+    }
+
+    /// Makes `frames[top + 1]` exist and returns (current frame, next slot).
+    #[inline]
+    fn next_slot(&mut self) -> (&Frame, &mut Frame) {
+        let n = self.top + 1;
+        if n == self.frames.len() {
+            let copy = self.frames[self.top].clone();
+            self.frames.push(copy);
+        }
+        let (head, tail) = self.frames.split_at_mut(n);
+        (&head[n - 1], &mut tail[0])
+    }
+
+    /// The underlying shakmaty position.
+    #[inline]
+    pub fn chess(&self) -> &Chess {
+        &self.top().chess
+    }
+
+    /// How castling moves are written (standard `e1g1` or Chess960 `e1h1`).
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.castling_mode
+    }
+
+    /// Writes castling king-takes-rook (Chess960) or king-two-squares (standard).
+    pub fn set_castling_mode(&mut self, mode: CastlingMode) {
+        self.castling_mode = mode;
+    }
+
+    /// Whether the 128-bit key is kept up to date (off by default: it costs time at every
+    /// move and only 128-bit table verification needs it).
+    pub fn set_track_key128(&mut self, on: bool) {
+        if on && !self.track_key128 {
+            for frame in &mut self.frames[..=self.top] {
+                frame.key128 = frame
+                    .chess
+                    .zobrist_hash::<Zobrist128>(EnPassantMode::Legal)
+                    .0;
+            }
+        }
+        self.track_key128 = on;
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.chess().turn()
+    }
+
+    /// The 64-bit Zobrist key (equal to shakmaty's `zobrist_hash` in `Legal` mode).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.top().key
+    }
+
+    /// The 128-bit Zobrist key, for verification of table entries.
+    #[inline]
+    pub fn key128(&self) -> u128 {
+        self.top().key128
+    }
+
+    /// Plies played since this position was set up (game moves and search moves).
+    #[inline]
+    pub fn ply(&self) -> usize {
+        self.top
+    }
+
+    /// The move that led here, if any (not across a null move).
+    #[inline]
+    pub fn last_move(&self) -> Option<Move> {
+        self.top().last_move
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.chess().halfmoves()
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.chess().is_check()
+    }
+
+    /// Plays a legal move. Playing an illegal move corrupts the position (debug builds
+    /// assert); moves from user input go through [`Position::play_uci`] or the parsers.
+    #[inline]
+    pub fn play(&mut self, m: Move) {
+        debug_assert!(self.chess().is_legal(m), "illegal move {m:?}");
+        let track_key128 = self.track_key128;
+        let (before, after) = self.next_slot();
+        after.chess.clone_from(&before.chess);
+        after.chess.play_unchecked(m);
+        let ep_after = key::ep_file_after(&after.chess);
+        after.key = key::update(
+            Zobrist64(before.key),
+            &before.chess,
+            m,
+            &after.chess,
+            before.ep_file,
+            ep_after,
+        )
+        .0;
+        if track_key128 {
+            after.key128 = key::update(
+                Zobrist128(before.key128),
+                &before.chess,
+                m,
+                &after.chess,
+                before.ep_file,
+                ep_after,
+            )
+            .0;
+        }
+        after.ep_file = ep_after;
+        // The clock is already reset when the move zeroes it: cheaper than matching on `m`.
+        after.reversible_plies = if after.chess.halfmoves() == 0 {
+            0
+        } else {
+            before.reversible_plies + 1
+        };
+        after.last_move = Some(m);
+        self.top += 1;
+    }
+
+    /// Passes the move: side to move flipped, en passant cleared, key updated.
+    /// Only when not in check (the caller's rule; shakmaty would reject it).
+    pub fn play_null(&mut self) {
+        debug_assert!(!self.in_check(), "null move while in check");
+        let before = self.top();
+        let mut setup = before.chess.to_setup(EnPassantMode::Legal);
+        setup.ep_square = None;
+        setup.swap_turn();
+        let chess = match Chess::from_setup(setup, self.castling_mode) {
+            Ok(chess) => chess,
+            // Not reachable when not in check; keep the position unchanged but consistent.
+            Err(e) => e
+                .ignore_impossible_check()
+                .unwrap_or_else(|_| before.chess.clone()),
+        };
+        let key = key::pass(Zobrist64(before.key), before.ep_file);
+        let key128 = key::pass(Zobrist128(before.key128), before.ep_file);
+        let (_, after) = self.next_slot();
+        *after = Frame {
+            chess,
+            key: key.0,
+            key128: key128.0,
+            ep_file: None,
+            reversible_plies: 0,
+            last_move: None,
+        };
+        self.top += 1;
+    }
+
+    /// Takes back the last move or null move. Does nothing at the setup position.
+    #[inline]
+    pub fn undo(&mut self) {
+        self.top = self.top.saturating_sub(1);
+    }
+
+    /// All legal moves, in a fixed-capacity list on the stack (no heap allocation).
+    #[inline]
+    pub fn moves(&self) -> MoveList {
+        self.chess().legal_moves()
+    }
+
+    /// All legal moves, into a caller-owned fixed-capacity buffer.
+    #[inline]
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        fill(out, &self.chess().legal_moves());
+    }
+
+    /// Captures and promotions for quiescence; all evasions when in check.
+    #[inline]
+    pub fn tactical_moves(&self, out: &mut MoveList) {
+        let chess = self.chess();
+        let moves = chess.legal_moves();
+        out.clear();
+        if chess.is_check() {
+            fill(out, &moves);
+        } else {
+            out.extend(
+                moves
+                    .into_iter()
+                    .filter(|m| m.is_capture() || m.is_promotion()),
+            );
+        }
+    }
+
+    /// Whether the position repeats one earlier in the stack, counted as a draw:
+    /// once since `search_root` (a repetition inside the search path), or twice overall
+    /// (the threefold rule over the game history).
+    pub fn is_repetition(&self, search_root: usize) -> bool {
+        let top = self.top;
+        let window = self.top().reversible_plies as usize;
+        let key = self.top().key;
+        let mut seen = 0;
+        let mut back = 4;
+        while back <= window && back <= top {
+            let i = top - back;
+            if self.frames[i].key == key {
+                if i >= search_root {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// How many times the current position occurred before in the stack (game and search).
+    pub fn repetitions(&self) -> usize {
+        let top = self.top;
+        let window = self.top().reversible_plies as usize;
+        let key = self.top().key;
+        (4..=window.min(top))
+            .step_by(2)
+            .filter(|back| self.frames[top - back].key == key)
+            .count()
+    }
+
+    /// The fifty-move rule: 100 half-moves without capture or pawn move.
+    /// (Checkmate on the hundredth half-move still wins; the caller tests for mate first.)
+    #[inline]
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmoves() >= 100
+    }
+
+    /// Neither side can mate by any sequence of legal moves.
+    #[inline]
+    pub fn is_insufficient_material(&self) -> bool {
+        self.chess().is_insufficient_material()
+    }
+
+    /// Whether `color` has a piece other than pawns and king (null-move safety).
+    #[inline]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        let board = self.chess().board();
+        (board.by_color(color) & !board.pawns() & !board.kings()).any()
+    }
+
+    /// The current position as FEN.
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
+    }
+
+    /// Parses a move in UCI long algebraic notation (`e2e4`, `e7e8q`; castling as `e1g1` or
+    /// king-takes-rook `e1h1`).
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveParseError> {
+        let uci = UciMove::from_ascii(text.as_bytes()).map_err(|_| MoveParseError::Syntax {
+            text: text.to_owned(),
+        })?;
+        uci.to_move(self.chess())
+            .map_err(|_| MoveParseError::Illegal {
+                text: text.to_owned(),
+                fen: self.fen(),
+            })
+    }
+
+    /// Parses and plays a UCI move.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveParseError> {
+        let m = self.parse_uci(text)?;
+        self.play(m);
+        Ok(m)
+    }
+
+    /// Writes a move in UCI notation for the current castling mode.
+    pub fn uci(&self, m: Move) -> String {
+        UciMove::from_move(m, self.castling_mode).to_string()
+    }
+
+    /// Parses a move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`); check and mate suffixes allowed.
+    pub fn parse_san(&self, text: &str) -> Result<Move, MoveParseError> {
+        let san: San = SanPlus::from_ascii(text.as_bytes())
+            .map_err(|_| MoveParseError::Syntax {
+                text: text.to_owned(),
+            })?
+            .san;
+        san.to_move(self.chess()).map_err(|e| match e {
+            SanError::AmbiguousSan => MoveParseError::Ambiguous {
+                text: text.to_owned(),
+                fen: self.fen(),
+            },
+            SanError::IllegalSan => MoveParseError::Illegal {
+                text: text.to_owned(),
+                fen: self.fen(),
+            },
+        })
+    }
+
+    /// Writes a legal move in SAN, with `+` or `#`.
+    pub fn san(&self, m: Move) -> String {
+        SanPlus::from_move(self.chess().clone(), m).to_string()
+    }
+
+    /// The key computed from scratch (for tests of the incremental update).
+    pub fn key_from_scratch(&self) -> (u64, u128) {
+        let chess = self.chess();
+        (
+            chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+            chess.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0,
+        )
+    }
+}

@@ -1,0 +1,114 @@
+//! The 16-bit move encoding, its legality check, SEE and MVV-LVA.
+
+use horizon_chess::see::{mvv_lva, see};
+use horizon_chess::{PackedMove, Position};
+
+const POSITIONS: &[&str] = &[
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+];
+
+#[test]
+fn every_legal_move_round_trips_through_16_bits() {
+    let mut checked = 0;
+    for fen in POSITIONS {
+        let mut pos = Position::from_fen(fen).expect("valid");
+        for m in pos.moves() {
+            assert_eq!(
+                PackedMove::new(m).to_legal_move(&pos),
+                Some(m),
+                "{m:?} in {fen}"
+            );
+            pos.play(m);
+            for reply in pos.moves() {
+                assert_eq!(PackedMove::new(reply).to_legal_move(&pos), Some(reply));
+                checked += 1;
+            }
+            pos.undo();
+        }
+    }
+    assert!(checked > 4000, "checked {checked}");
+}
+
+#[test]
+fn no_16_bit_value_decodes_to_an_illegal_move() {
+    for fen in POSITIONS {
+        let pos = Position::from_fen(fen).expect("valid");
+        let legal = pos.moves();
+        let mut decoded = 0;
+        for bits in 0..=u16::MAX {
+            if let Some(m) = PackedMove(bits).to_legal_move(&pos) {
+                assert!(
+                    legal.contains(&m),
+                    "{bits:#06x} decoded to illegal {m:?} in {fen}"
+                );
+                decoded += 1;
+            }
+        }
+        assert_eq!(
+            decoded,
+            legal.len(),
+            "each legal move has exactly one encoding"
+        );
+    }
+}
+
+fn see_of(fen: &str, uci: &str) -> i32 {
+    let pos = Position::from_fen(fen).expect("valid");
+    let m = pos.parse_uci(uci).expect("legal");
+    see(&pos, m)
+}
+
+#[test]
+fn see_values_of_classic_exchanges() {
+    // Undefended pawn.
+    assert_eq!(
+        see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+        100
+    );
+    // Knight takes a pawn defended many times over: loses the knight for a pawn.
+    assert_eq!(
+        see_of(
+            "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+            "d3e5"
+        ),
+        100 - 320
+    );
+    // X-ray: the second rook behind the first wins the exchange back, so Rxd5 wins a pawn.
+    assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+    // Without the second rook the same capture loses the exchange.
+    assert_eq!(
+        see_of("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5"),
+        100 - 500
+    );
+    // Pawn takes a defended knight.
+    assert_eq!(
+        see_of("4k3/8/4p3/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
+        320 - 100
+    );
+    // The king may not recapture on a defended square (Rd1 x-rays through d4)...
+    assert_eq!(see_of("8/8/4k3/3r4/3Q4/8/8/3RK3 w - - 0 1", "d4d5"), 500);
+    // ...but takes back on an undefended one.
+    assert_eq!(
+        see_of("8/8/4k3/3r4/3Q4/8/8/4K3 w - - 0 1", "d4d5"),
+        500 - 950
+    );
+    // A quiet move to an attacked square loses the piece.
+    assert_eq!(see_of("4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1", "c3d5"), -320);
+}
+
+#[test]
+fn mvv_lva_prefers_big_victims_then_small_attackers() {
+    let pos = Position::from_fen("4k3/8/2q1r3/1P1Q4/8/8/8/K7 w - - 0 1").expect("valid");
+    let pxq = pos.parse_uci("b5c6").expect("legal");
+    let qxq = pos.parse_uci("d5c6").expect("legal");
+    let qxr = pos.parse_uci("d5e6").expect("legal");
+    let quiet = pos.parse_uci("a1a2").expect("legal");
+    assert!(mvv_lva(pxq) > mvv_lva(qxq));
+    assert!(mvv_lva(qxq) > mvv_lva(qxr));
+    assert!(mvv_lva(qxr) > mvv_lva(quiet));
+    assert_eq!(mvv_lva(quiet), 0);
+}

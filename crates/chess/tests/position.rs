@@ -1,0 +1,190 @@
+//! Position rules: repetition, fifty moves, material, null move, parsing and notation.
+
+use horizon_chess::shakmaty::{CastlingMode, Color, Position as _};
+use horizon_chess::{MoveParseError, Position, PositionParseError};
+
+fn play_all(pos: &mut Position, moves: &str) {
+    for m in moves.split_whitespace() {
+        pos.play_uci(m).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn repetition_inside_the_search_path_is_a_draw_at_once() {
+    let mut pos = Position::startpos();
+    let root = pos.ply();
+    play_all(&mut pos, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(pos.repetitions(), 1);
+    assert!(pos.is_repetition(root), "twofold inside the search counts");
+    assert!(
+        !pos.is_repetition(pos.ply()),
+        "before the root it takes a threefold"
+    );
+    let game_root = pos.ply();
+    play_all(&mut pos, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(pos.repetitions(), 2);
+    assert!(
+        pos.is_repetition(game_root + 100),
+        "threefold in the game history"
+    );
+}
+
+#[test]
+fn an_irreversible_move_ends_the_repetition_window() {
+    let mut pos = Position::startpos();
+    play_all(
+        &mut pos,
+        "g1f3 g8f6 f3g1 f6g8 e2e4 e7e5 g1f3 g8f6 f3g1 f6g8",
+    );
+    assert_eq!(
+        pos.repetitions(),
+        1,
+        "only the position after e4 e5 repeats"
+    );
+}
+
+#[test]
+fn a_null_move_ends_the_repetition_window() {
+    let mut pos = Position::startpos();
+    play_all(&mut pos, "g1f3 g8f6 f3g1");
+    pos.play_null();
+    pos.play_null();
+    play_all(&mut pos, "f6g8");
+    assert_eq!(pos.repetitions(), 0);
+}
+
+#[test]
+fn fifty_moves_and_insufficient_material() {
+    let pos = Position::from_fen("8/8/4k3/8/8/3K4/3R4/8 w - - 100 80").expect("valid");
+    assert!(pos.is_fifty_move_draw());
+    let pos = Position::from_fen("8/8/4k3/8/8/3K4/3R4/8 w - - 99 80").expect("valid");
+    assert!(!pos.is_fifty_move_draw());
+    assert!(!pos.is_insufficient_material());
+    let pos = Position::from_fen("8/8/4k3/8/8/3K4/3N4/8 w - - 0 1").expect("valid");
+    assert!(pos.is_insufficient_material());
+}
+
+#[test]
+fn null_move_flips_the_side_and_clears_en_passant() {
+    let mut pos =
+        Position::from_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3")
+            .expect("valid");
+    let key = pos.key();
+    assert_eq!(
+        pos.chess().legal_ep_square().map(|s| s.to_string()),
+        Some("e3".into())
+    );
+    pos.play_null();
+    assert_eq!(pos.turn(), Color::White);
+    assert_eq!(
+        pos.chess()
+            .ep_square(horizon_chess::shakmaty::EnPassantMode::Always),
+        None
+    );
+    assert_eq!(pos.key(), pos.key_from_scratch().0);
+    pos.undo();
+    assert_eq!(pos.key(), key);
+    assert!(!pos.has_non_pawn_material(Color::White) || pos.turn() == Color::Black);
+}
+
+#[test]
+fn typed_errors_for_bad_positions() {
+    assert!(matches!(
+        Position::from_fen(""),
+        Err(PositionParseError::MissingFields { .. })
+    ));
+    assert!(matches!(
+        Position::from_fen("not a fen at all"),
+        Err(PositionParseError::Syntax { .. })
+    ));
+    assert!(matches!(
+        Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1"),
+        Err(PositionParseError::Illegal { .. })
+    ));
+    assert!(matches!(
+        Position::from_epd("8/8/8/8 w"),
+        Err(PositionParseError::MissingFields {
+            expected: 4,
+            found: 2
+        })
+    ));
+    let pos = Position::from_epd("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - bm Kb1; id \"fine70\";")
+        .expect("EPD position fields parse");
+    assert_eq!(pos.fen(), "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1");
+}
+
+#[test]
+fn typed_errors_for_bad_moves() {
+    let mut pos = Position::startpos();
+    assert!(matches!(
+        pos.parse_uci("e2e5"),
+        Err(MoveParseError::Illegal { .. })
+    ));
+    assert!(matches!(
+        pos.parse_uci("zz"),
+        Err(MoveParseError::Syntax { .. })
+    ));
+    assert!(matches!(
+        pos.parse_uci("0000"),
+        Err(MoveParseError::Illegal { .. })
+    ));
+    assert!(matches!(
+        pos.parse_san("Ke2"),
+        Err(MoveParseError::Illegal { .. })
+    ));
+    play_all(&mut pos, "d2d4 a7a6 b1d2 a6a5");
+    assert!(matches!(
+        pos.parse_san("Nf3"),
+        Err(MoveParseError::Ambiguous { .. })
+    ));
+    let fen = pos.fen();
+    assert!(pos.play_uci("e1e3").is_err());
+    assert_eq!(
+        pos.fen(),
+        fen,
+        "a rejected move leaves the position as it was"
+    );
+}
+
+#[test]
+fn san_and_uci_round_trip() {
+    let mut pos =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .expect("valid");
+    for m in pos.moves() {
+        assert_eq!(pos.parse_uci(&pos.uci(m)).expect("own UCI parses"), m);
+        assert_eq!(pos.parse_san(&pos.san(m)).expect("own SAN parses"), m);
+    }
+    let castle = pos.parse_san("O-O").expect("castling legal");
+    assert_eq!(pos.uci(castle), "e1g1");
+    assert_eq!(
+        pos.parse_uci("e1h1").expect("king takes rook accepted"),
+        castle
+    );
+    pos.play(castle);
+    assert_eq!(
+        pos.fen(),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"
+    );
+    // Stray check suffix is accepted.
+    let pos = Position::startpos();
+    assert!(pos.parse_san("Nf3+").is_ok());
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    // Shredder-FEN castling rights, as Cute Chess sends them.
+    let fen = "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1";
+    let pos = Position::from_fen_in(fen, CastlingMode::Chess960).expect("valid 960 FEN");
+    let castle = pos.parse_uci("b1c1").expect("O-O is legal");
+    assert!(castle.is_castle());
+    assert_eq!(pos.uci(castle), "b1c1");
+    assert_eq!(pos.san(castle), "O-O");
+    // Detection picks Chess960 by itself when the rights need it.
+    let detected = Position::from_fen(fen).expect("valid");
+    assert_eq!(detected.castling_mode(), CastlingMode::Chess960);
+    assert!(pos.chess().castles().has(
+        Color::White,
+        horizon_chess::shakmaty::CastlingSide::KingSide
+    ));
+}

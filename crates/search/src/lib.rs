@@ -1,0 +1,1 @@
+//! Horizon search core (game-agnostic).

@@ -1,0 +1,30 @@
+//! Command-line interface: one module per subcommand.
+
+pub mod perft;
+pub mod uci;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// Horizon: a UCI chess engine and a laboratory for alpha-beta search enhancements.
+/// Without a subcommand it speaks UCI on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(name = "horizon", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count leaf nodes of the legal move tree (move generator test and speed measurement).
+    Perft(perft::PerftArgs),
+}
+
+impl Command {
+    pub fn run(self) -> Result<()> {
+        match self {
+            Command::Perft(args) => perft::run(&args),
+        }
+    }
+}
