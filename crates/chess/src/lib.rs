@@ -3,6 +3,7 @@
 
 pub mod encoding;
 pub mod error;
+pub mod eval;
 mod key;
 pub mod perft;
 pub mod position;

@@ -1,0 +1,112 @@
+//! The trait a two-player, zero-sum, perfect-information game implements to be searched.
+//!
+//! Everything is monomorphised: the search is generic over `G: Game`, so no call here is
+//! dynamically dispatched, and move lists are fixed-capacity buffers on the stack.
+
+use std::fmt::Debug;
+
+/// Why a position is drawn without searching it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// The position repeats one on the path (search path or game history).
+    Repetition,
+    /// A rule counting reversible moves (chess: fifty moves).
+    MoveRule,
+    /// Neither side can win any more (chess: insufficient material).
+    Material,
+}
+
+impl Draw {
+    /// Whether the verdict depends on how the position was reached (the GHI problem):
+    /// repetitions and move-count rules do, material does not.
+    #[inline]
+    pub fn depends_on_path(self) -> bool {
+        !matches!(self, Draw::Material)
+    }
+}
+
+/// The value of a position in which the side to move has no legal move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NoMoves {
+    /// The side to move has lost (chess: checkmate). Scored as a mate at this ply.
+    Loss,
+    /// A draw (chess: stalemate).
+    Draw,
+    /// A game-specific value for the side to move (artificial trees: the leaf value).
+    Value(i32),
+}
+
+/// A game the search can play through.
+pub trait Game: Clone + Send + 'static {
+    /// A move. Cheap to copy.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+    /// A fixed-capacity move buffer (no heap allocation), e.g. an `ArrayVec`.
+    type Moves: Default + AsRef<[Self::Move]> + AsMut<[Self::Move]>;
+    /// The number of distinct history-table slots `history_index` can return.
+    const HISTORY_SIZE: usize;
+
+    /// The position's 64-bit hash key.
+    fn key(&self) -> u64;
+    /// 64 more key bits for 128-bit verification of table entries (0 when not tracked).
+    fn key_extension(&self) -> u64;
+    /// Asks the game to maintain `key_extension` (128-bit keys on) or not.
+    fn set_wide_keys(&mut self, on: bool);
+    /// Plies played since the game object was set up (game history plus search path).
+    fn ply(&self) -> usize;
+    /// Moves since the last irreversible move (for guarding TT cutoffs near a move rule).
+    fn reversible_plies(&self) -> u32;
+
+    /// All legal moves.
+    fn generate(&self, out: &mut Self::Moves);
+    /// The moves quiescence search looks at: captures and promotions, or every evasion
+    /// when in check.
+    fn generate_tactical(&self, out: &mut Self::Moves);
+    /// Plays a legal move.
+    fn play(&mut self, m: Self::Move);
+    /// Takes back the last move.
+    fn undo(&mut self);
+    /// Whether passing is allowed here by the rules (chess: not in check).
+    fn null_move_allowed(&self) -> bool;
+    /// Passes the move.
+    fn play_null(&mut self);
+    /// Takes back a pass.
+    fn undo_null(&mut self);
+    /// Whether zugzwang is unlikely enough for null-move pruning (chess: the side to move
+    /// has a piece other than pawns and king).
+    fn zugzwang_unlikely(&self) -> bool;
+
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool;
+    /// A draw by rule at this point of the path; `search_root_ply` is `ply()` at the root,
+    /// so repetitions inside the search can be told from those in the game history.
+    fn draw(&self, search_root_ply: usize) -> Option<Draw>;
+    /// The value when the side to move has no legal move.
+    fn no_moves(&self) -> NoMoves;
+
+    /// Captures (including en passant).
+    fn is_capture(&self, m: Self::Move) -> bool;
+    /// Promotions.
+    fn is_promotion(&self, m: Self::Move) -> bool;
+    /// Most valuable victim, least valuable attacker; 0 for quiet moves.
+    fn mvv_lva(&self, m: Self::Move) -> i32;
+    /// Static exchange evaluation of the move, in evaluation units.
+    fn see(&self, m: Self::Move) -> i32;
+    /// The value of the piece a capture removes (delta pruning); 0 for quiet moves.
+    fn captured_value(&self, m: Self::Move) -> i32;
+    /// Whether the move captures on the square where the opponent's last move landed.
+    fn is_recapture(&self, m: Self::Move) -> bool;
+    /// Whether the move pushes a pawn to the seventh rank (or the game's equivalent).
+    fn is_advanced_pawn_push(&self, m: Self::Move) -> bool;
+
+    /// The 16-bit encoding a transposition table stores. Never 0 for a real move.
+    fn encode(m: Self::Move) -> u16;
+    /// Rebuilds an encoded move and returns it only if it is legal here (the sanity check
+    /// against hash collisions and stale killers).
+    fn decode(&self, packed: u16) -> Option<Self::Move>;
+    /// The history-table slot of a move, below `HISTORY_SIZE`.
+    fn history_index(&self, m: Self::Move) -> usize;
+    /// The history-table slot of the opponent's last move (for the countermove table).
+    fn last_move_index(&self) -> Option<usize>;
+}

@@ -1,0 +1,113 @@
+//! Score conventions: centipawn-like integers, mate scores carrying the distance in plies.
+
+/// Deepest ply the search reaches (arrays indexed by ply are this long).
+pub const MAX_PLY: usize = 128;
+/// Larger than any score.
+pub const INFINITY: i32 = 32_000;
+/// A mate at the root (mate in 0 plies). Mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 31_000;
+/// Scores at least this large (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// A draw.
+pub const DRAW: i32 = 0;
+
+/// The score of being mated at `ply`.
+#[inline]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// The score of mating at `ply`.
+#[inline]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+#[inline]
+pub const fn is_mate(score: i32) -> bool {
+    score >= MATE_BOUND || score <= -MATE_BOUND
+}
+
+/// Mate scores are stored relative to the node (distance from it), not the root.
+#[inline]
+pub const fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Inverse of [`to_table`].
+#[inline]
+pub const fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Mate in moves as UCI prints it (`score mate N`): positive when the side to move mates.
+#[inline]
+pub const fn mate_moves(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-((MATE + score) / 2))
+    } else {
+        None
+    }
+}
+
+/// Keeps evaluations clear of the mate range.
+#[inline]
+pub const fn clamp_eval(value: i32) -> i32 {
+    if value > MATE_BOUND - 1 {
+        MATE_BOUND - 1
+    } else if value < -MATE_BOUND + 1 {
+        -MATE_BOUND + 1
+    } else {
+        value
+    }
+}
+
+/// What a value says about the true score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score (a PV node).
+    Exact,
+    /// The true score is at least this (a fail high / cut node).
+    Lower,
+    /// The true score is at most this (a fail low / all node).
+    Upper,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_round_trip_through_the_table() {
+        for ply in 0..MAX_PLY {
+            for score in [mate_in(ply + 3), mated_in(ply + 2), 123, -45, DRAW] {
+                assert_eq!(from_table(to_table(score, ply), ply), score);
+            }
+        }
+        // A mate found 3 plies below a node at ply 5 is mate in 3 from that node.
+        assert_eq!(to_table(mate_in(8), 5), mate_in(3));
+    }
+
+    #[test]
+    fn uci_mate_distance() {
+        assert_eq!(mate_moves(mate_in(1)), Some(1));
+        assert_eq!(mate_moves(mate_in(3)), Some(2));
+        assert_eq!(mate_moves(mated_in(2)), Some(-1));
+        assert_eq!(mate_moves(mated_in(0)), Some(0));
+        assert_eq!(mate_moves(55), None);
+    }
+}
