@@ -4,6 +4,7 @@
 pub mod encoding;
 pub mod error;
 pub mod eval;
+pub mod game;
 mod key;
 pub mod perft;
 pub mod position;

@@ -44,6 +44,9 @@ pub trait Game: Clone + Send + 'static {
     type Moves: Default + AsRef<[Self::Move]> + AsMut<[Self::Move]>;
     /// The number of distinct history-table slots `history_index` can return.
     const HISTORY_SIZE: usize;
+    /// Plies after which a rule draws a game without progress (chess: 100, the fifty-move
+    /// rule), if the game has one. Guards table cutoffs near it.
+    const MOVE_RULE_PLIES: Option<u32> = None;
 
     /// The position's 64-bit hash key.
     fn key(&self) -> u64;

@@ -1,10 +1,42 @@
 //! Horizon's search core: alpha-beta with the enhancements of the literature, each
 //! switchable at run time and counted. Game-agnostic: it searches any [`Game`].
+//!
+//! Where each technique lives:
+//! - `search.rs`: the interior node (fail-soft alpha-beta, NegaScout/PVS, table probing)
+//! - `driver.rs`: iterative deepening, the root, MultiPV; `aspiration.rs`: windows
+//! - `tt.rs`: transposition table; `ordering.rs`: staged move picker; `killers.rs`,
+//!   `history.rs` (history and countermove), `pv.rs` (PV and refutation table)
+//! - `pruning.rs`: null move and late move reductions; `extensions.rs`; `quiescence.rs`
+//! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs
+//! - `threads.rs`: Lazy SMP; `limits.rs`: limits and stopping; `config.rs`, `stats.rs`
+//! - `random_tree.rs`: artificial game trees and reference negamax for tests
 
+mod aspiration;
+pub mod config;
+pub mod driver;
+mod etc;
+mod extensions;
 pub mod game;
+pub mod history;
+pub mod killers;
+pub mod limits;
+pub mod ordering;
+mod presearch;
+pub mod pruning;
+pub mod pv;
+mod quiescence;
 pub mod random_tree;
 pub mod score;
+mod search;
+pub mod searcher;
+pub mod stats;
+pub mod threads;
 pub mod tt;
 
+pub use config::SearchConfig;
 pub use game::{Draw, Game, NoMoves};
+pub use limits::{Limits, SearchControl};
 pub use score::Bound;
+pub use searcher::{Control, Iteration, Line, Observer, SearchResult, Searcher, Silent};
+pub use stats::SearchStats;
+pub use tt::TranspositionTable;

@@ -1,0 +1,181 @@
+//! Chess as a [`horizon_search::Game`]: the search core's view of a [`Position`].
+
+use horizon_search::{Draw, Game, NoMoves};
+use shakmaty::{Color, Move, MoveList, Position as _, Rank, Role};
+
+use crate::encoding::PackedMove;
+use crate::eval;
+use crate::position::Position;
+use crate::see;
+
+/// History slot of a piece of `color` and `role` arriving on `to`: 2 × 6 × 64 slots.
+#[inline]
+fn piece_to_index(color: Color, role: Role, to: shakmaty::Square) -> usize {
+    let piece = color as usize * 6 + (role as usize - 1);
+    piece * 64 + to as usize
+}
+
+impl Game for Position {
+    type Move = Move;
+    type Moves = MoveList;
+    const HISTORY_SIZE: usize = 2 * 6 * 64;
+    const MOVE_RULE_PLIES: Option<u32> = Some(100);
+
+    #[inline]
+    fn key(&self) -> u64 {
+        Position::key(self)
+    }
+
+    #[inline]
+    fn key_extension(&self) -> u64 {
+        (self.key128() >> 64) as u64
+    }
+
+    fn set_wide_keys(&mut self, on: bool) {
+        self.set_track_key128(on);
+    }
+
+    #[inline]
+    fn ply(&self) -> usize {
+        Position::ply(self)
+    }
+
+    #[inline]
+    fn reversible_plies(&self) -> u32 {
+        self.halfmoves()
+    }
+
+    #[inline]
+    fn generate(&self, out: &mut MoveList) {
+        self.legal_moves(out);
+    }
+
+    #[inline]
+    fn generate_tactical(&self, out: &mut MoveList) {
+        self.tactical_moves(out);
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        Position::play(self, m);
+    }
+
+    #[inline]
+    fn undo(&mut self) {
+        Position::undo(self);
+    }
+
+    #[inline]
+    fn null_move_allowed(&self) -> bool {
+        !self.in_check()
+    }
+
+    #[inline]
+    fn play_null(&mut self) {
+        Position::play_null(self);
+    }
+
+    #[inline]
+    fn undo_null(&mut self) {
+        Position::undo(self);
+    }
+
+    #[inline]
+    fn zugzwang_unlikely(&self) -> bool {
+        self.has_non_pawn_material(self.turn())
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self.chess())
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+
+    #[inline]
+    fn draw(&self, search_root_ply: usize) -> Option<Draw> {
+        if self.is_repetition(search_root_ply) {
+            return Some(Draw::Repetition);
+        }
+        if self.is_fifty_move_draw() {
+            // Mate on the hundredth half-move still counts.
+            let mated = self.in_check() && self.chess().legal_moves().is_empty();
+            return (!mated).then_some(Draw::MoveRule);
+        }
+        if self.is_insufficient_material() {
+            return Some(Draw::Material);
+        }
+        None
+    }
+
+    #[inline]
+    fn no_moves(&self) -> NoMoves {
+        if self.in_check() {
+            NoMoves::Loss
+        } else {
+            NoMoves::Draw
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        m.is_capture()
+    }
+
+    #[inline]
+    fn is_promotion(&self, m: Move) -> bool {
+        m.is_promotion()
+    }
+
+    #[inline]
+    fn mvv_lva(&self, m: Move) -> i32 {
+        see::mvv_lva(m)
+    }
+
+    #[inline]
+    fn see(&self, m: Move) -> i32 {
+        see::see(self, m)
+    }
+
+    #[inline]
+    fn captured_value(&self, m: Move) -> i32 {
+        m.capture().map_or(0, see::see_value)
+    }
+
+    #[inline]
+    fn is_recapture(&self, m: Move) -> bool {
+        m.is_capture()
+            && self
+                .last_move()
+                .is_some_and(|last| last.is_capture() && last.to() == m.to())
+    }
+
+    #[inline]
+    fn is_advanced_pawn_push(&self, m: Move) -> bool {
+        m.role() == Role::Pawn && m.to().rank() == self.turn().fold_wb(Rank::Seventh, Rank::Second)
+    }
+
+    #[inline]
+    fn encode(m: Move) -> u16 {
+        PackedMove::new(m).0
+    }
+
+    #[inline]
+    fn decode(&self, packed: u16) -> Option<Move> {
+        PackedMove(packed).to_legal_move(self)
+    }
+
+    #[inline]
+    fn history_index(&self, m: Move) -> usize {
+        piece_to_index(self.turn(), m.role(), m.to())
+    }
+
+    #[inline]
+    fn last_move_index(&self) -> Option<usize> {
+        self.last_move()
+            .map(|last| piece_to_index(!self.turn(), last.role(), last.to()))
+    }
+}

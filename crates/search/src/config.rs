@@ -1,0 +1,253 @@
+//! One configuration struct holds every enhancement's switch and parameters.
+//!
+//! `SearchConfig::default()` is the strongest setting measured; `SearchConfig::bare()` is plain
+//! fail-hard alpha-beta with iterative deepening and nothing else, the baseline of every
+//! ablation. The UCI front-end exposes each field as an option (see `OPTIONS`).
+
+use crate::tt::Replacement;
+
+/// The core algorithm.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Every child with the full window.
+    AlphaBeta,
+    /// NegaScout / principal variation search: first child with the full window, the rest
+    /// with a null window, re-searched when they beat alpha.
+    Pvs,
+}
+
+/// How the null-move depth reduction R is chosen.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NullReduction {
+    Two,
+    Three,
+    /// Heinz's adaptive null move: R = 3 above `null_adaptive_depth`, else 2.
+    Adaptive,
+}
+
+/// History weight per cutoff at remaining depth d.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HistoryWeight {
+    /// 2^d, as Schaeffer found best.
+    PowerOfTwo,
+    /// d².
+    Squared,
+}
+
+/// What the search does about values that rest on repetition or move-rule draws.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GhiMode {
+    /// Store everything as if path-independent (the naive table, for comparison).
+    Ignore,
+    /// Mark path-dependent values in the table and never take a cutoff from them.
+    Mark,
+}
+
+/// Every enhancement's switch and parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    // Core algorithm.
+    pub algorithm: Algorithm,
+    /// Return the best value found even outside the window (fail-soft) or clamp it.
+    pub fail_soft: bool,
+    /// Iterative-deepening depth step (1 or 2).
+    pub depth_step: u8,
+    /// Mate-distance pruning.
+    pub mate_distance_pruning: bool,
+
+    // Transposition table.
+    pub tt: bool,
+    pub tt_replacement: Replacement,
+    /// Verify entries with 128 key bits instead of 64.
+    pub tt_wide_keys: bool,
+    /// Use the table's best move first.
+    pub tt_move: bool,
+
+    // Move ordering.
+    /// Knowledge heuristic: winning/equal captures by SEE and MVV-LVA first, promotions,
+    /// losing captures last.
+    pub knowledge: bool,
+    /// Order captures by SEE (otherwise MVV-LVA only).
+    pub knowledge_see: bool,
+    pub killers: bool,
+    pub history: bool,
+    pub history_weight: HistoryWeight,
+    /// Halve history scores between searches.
+    pub history_aging: bool,
+    /// Refutation (PV) table: the previous iteration's principal variation first.
+    pub refutation: bool,
+    pub countermove: bool,
+
+    // Windows.
+    pub aspiration: bool,
+    /// First aspiration half-width (t1), then the second (t2), then an open window.
+    pub aspiration_t1: i32,
+    pub aspiration_t2: i32,
+
+    // Null move.
+    pub null_move: bool,
+    pub null_reduction: NullReduction,
+    pub null_adaptive_depth: i32,
+    pub null_min_depth: i32,
+    /// Verify a null-move cutoff with a reduced search without null moves.
+    pub null_verification: bool,
+    /// Store null-move cutoffs in the table (the course notes advise against it).
+    pub null_store_tt: bool,
+
+    // Late move reductions.
+    pub lmr: bool,
+    /// Moves searched at full depth before reductions start (K).
+    pub lmr_full_depth_moves: usize,
+    pub lmr_min_depth: i32,
+    /// Reduce by a log(depth)·log(move number) table instead of one ply.
+    pub lmr_log_table: bool,
+
+    // Extensions.
+    pub extend_check: bool,
+    pub extend_single_reply: bool,
+    pub extend_recapture: bool,
+    pub extend_pawn_seventh: bool,
+    /// Extensions stop beyond this many times the iteration depth in plies, so the search
+    /// always terminates.
+    pub extension_ply_factor: u8,
+
+    // Quiescence.
+    pub quiescence: bool,
+    /// Skip captures that lose material by SEE.
+    pub qs_see_filter: bool,
+    /// Also try quiet checking moves at the first quiescence ply.
+    pub qs_checks: bool,
+    pub qs_delta_pruning: bool,
+    pub qs_delta_margin: i32,
+    pub qs_tt: bool,
+
+    // Pre-searching (Hlynka & Schaeffer).
+    pub presearch: bool,
+    /// Largest pre-search extension d2 - d1 (Risk).
+    pub presearch_risk: i32,
+    /// Pre-search only within this many plies of the root (None: unlimited) (NearRoot).
+    pub presearch_near_root: Option<u32>,
+    /// Pre-search only within this many plies of the horizon (NearLeaf).
+    pub presearch_near_leaf: i32,
+
+    // Enhanced transposition cutoffs (Plaat et al.).
+    pub etc: bool,
+    pub etc_min_depth: i32,
+
+    // Repetition and GHI.
+    pub ghi: GhiMode,
+    /// No table cutoffs within this many plies of the game's move rule (chess: the
+    /// fifty-move rule), nor mate scores the rule could turn into draws.
+    pub fifty_move_guard: u32,
+
+    /// Principal variations to report (MultiPV).
+    pub multipv: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            algorithm: Algorithm::Pvs,
+            fail_soft: true,
+            depth_step: 1,
+            mate_distance_pruning: true,
+            tt: true,
+            tt_replacement: Replacement::Bucket,
+            tt_wide_keys: false,
+            tt_move: true,
+            knowledge: true,
+            knowledge_see: true,
+            killers: true,
+            history: true,
+            history_weight: HistoryWeight::PowerOfTwo,
+            history_aging: true,
+            refutation: true,
+            countermove: true,
+            aspiration: true,
+            aspiration_t1: 25,
+            aspiration_t2: 150,
+            null_move: true,
+            null_reduction: NullReduction::Adaptive,
+            null_adaptive_depth: 6,
+            null_min_depth: 2,
+            null_verification: false,
+            null_store_tt: false,
+            lmr: true,
+            lmr_full_depth_moves: 3,
+            lmr_min_depth: 3,
+            lmr_log_table: true,
+            extend_check: true,
+            extend_single_reply: true,
+            extend_recapture: false,
+            extend_pawn_seventh: true,
+            extension_ply_factor: 2,
+            quiescence: true,
+            qs_see_filter: true,
+            qs_checks: false,
+            qs_delta_pruning: true,
+            qs_delta_margin: 200,
+            qs_tt: true,
+            presearch: false,
+            presearch_risk: 2,
+            presearch_near_root: None,
+            presearch_near_leaf: 3,
+            etc: false,
+            etc_min_depth: 4,
+            ghi: GhiMode::Mark,
+            fifty_move_guard: 10,
+            multipv: 1,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Plain alpha-beta (fail-hard) with iterative deepening, a quiescence search and
+    /// mate scores, and no other enhancement: the baseline of ablations.
+    pub fn bare() -> Self {
+        SearchConfig {
+            algorithm: Algorithm::AlphaBeta,
+            fail_soft: false,
+            depth_step: 1,
+            mate_distance_pruning: false,
+            tt: false,
+            tt_replacement: Replacement::Always,
+            tt_wide_keys: false,
+            tt_move: false,
+            knowledge: false,
+            knowledge_see: false,
+            killers: false,
+            history: false,
+            history_weight: HistoryWeight::PowerOfTwo,
+            history_aging: false,
+            refutation: false,
+            countermove: false,
+            aspiration: false,
+            null_move: false,
+            null_verification: false,
+            null_store_tt: false,
+            lmr: false,
+            lmr_log_table: false,
+            extend_check: false,
+            extend_single_reply: false,
+            extend_recapture: false,
+            extend_pawn_seventh: false,
+            qs_see_filter: false,
+            qs_checks: false,
+            qs_delta_pruning: false,
+            qs_tt: false,
+            presearch: false,
+            etc: false,
+            ghi: GhiMode::Mark,
+            ..SearchConfig::default()
+        }
+    }
+
+    /// Plain alpha-beta without quiescence: the value equals negamax at the nominal depth,
+    /// which the exactness tests rely on.
+    pub fn exact_bare() -> Self {
+        SearchConfig {
+            quiescence: false,
+            ..SearchConfig::bare()
+        }
+    }
+}

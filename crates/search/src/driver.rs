@@ -1,0 +1,400 @@
+//! Iterative deepening and the root: depth steps of 1 or 2, aspiration windows, root moves
+//! re-ordered by the previous iteration, MultiPV, limits, and a safe best move when time
+//! runs out mid-iteration (only root moves searched completely count).
+
+use std::time::{Duration, Instant};
+
+use crate::aspiration::Window;
+use crate::config::Algorithm;
+use crate::game::{Game, NoMoves};
+use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
+use crate::searcher::{Control, Iteration, Line, Observer, RootMove, SearchResult, Searcher};
+use crate::stats::SearchStats;
+
+/// Deepest nominal iteration: extensions may double it, and plies stay below `MAX_PLY`.
+pub const MAX_DEPTH: u32 = (MAX_PLY as u32 - 8) / 2;
+
+/// `currmove` reports start after this long, as GUIs expect.
+const CURRMOVE_DELAY: Duration = Duration::from_secs(1);
+
+impl<G: Game> Searcher<G> {
+    /// Searches `game` within `limits` on this thread, reporting to `observer`.
+    pub fn search<O: Observer<G::Move>>(
+        &mut self,
+        game: &mut G,
+        limits: &crate::limits::Limits,
+        observer: &mut O,
+    ) -> SearchResult<G::Move> {
+        self.run(game, limits, observer, 0)
+    }
+
+    pub(crate) fn run<O: Observer<G::Move>>(
+        &mut self,
+        game: &mut G,
+        limits: &crate::limits::Limits,
+        observer: &mut O,
+        depth_offset: u32,
+    ) -> SearchResult<G::Move> {
+        self.start = Instant::now();
+        self.limits = limits.clone();
+        self.deadline = limits.hard_time.map(|t| self.start + t);
+        self.stats = SearchStats::default();
+        self.stopped = false;
+        self.in_presearch = false;
+        self.root_ply = game.ply();
+        game.set_wide_keys(self.config.tt_wide_keys);
+        if self.config.history_aging {
+            self.history.age();
+        }
+        self.killers.clear();
+        self.refutation.clear();
+
+        let mut root = self.root_moves(game, limits);
+        if root.is_empty() {
+            let mut moves = G::Moves::default();
+            game.generate(&mut moves);
+            let score = if moves.as_ref().is_empty() {
+                match game.no_moves() {
+                    NoMoves::Loss => score::mated_in(0),
+                    NoMoves::Draw => DRAW,
+                    NoMoves::Value(v) => v,
+                }
+            } else {
+                DRAW
+            };
+            return self.result(None, None, score, 0, Vec::new());
+        }
+
+        let step = u32::from(self.config.depth_step.clamp(1, 2));
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = self.config.multipv.clamp(1, root.len());
+        let mut completed: Option<(u32, Vec<Line<G::Move>>)> = None;
+        let mut previous_best: Option<G::Move> = None;
+        let mut depth = (step + depth_offset).min(max_depth);
+        loop {
+            self.root_depth = depth as i32;
+            for rm in root.iter_mut() {
+                rm.previous_score = rm.score;
+                rm.best_at_depth = 0;
+            }
+            for pv_index in 0..multipv {
+                let previous = completed.as_ref().map(|_| root[pv_index].previous_score);
+                let mut window = Window::new(
+                    self.config.aspiration,
+                    previous,
+                    self.config.aspiration_t1,
+                    self.config.aspiration_t2,
+                );
+                loop {
+                    let value = self.root_search(
+                        game,
+                        &mut root,
+                        pv_index,
+                        window.alpha,
+                        window.beta,
+                        depth,
+                        observer,
+                    );
+                    if self.stopped {
+                        break;
+                    }
+                    let widened = if value <= window.alpha {
+                        window.widen_low()
+                    } else if value >= window.beta {
+                        window.widen_high()
+                    } else {
+                        false
+                    };
+                    if !widened {
+                        break;
+                    }
+                    self.stats.aspiration_researches += 1;
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                // Keep a move of this iteration only if it was searched completely and
+                // became best; otherwise the last completed iteration stands.
+                if let Some(i) = (0..root.len())
+                    .filter(|&i| root[i].best_at_depth == depth)
+                    .max_by_key(|&i| root[i].score)
+                {
+                    let line = Line {
+                        score: root[i].score,
+                        bound: root[i].bound,
+                        moves: root[i].pv.clone(),
+                    };
+                    match completed.as_mut() {
+                        Some((_, lines)) => lines[0] = line,
+                        None => completed = Some((0, vec![line])),
+                    }
+                }
+                break;
+            }
+            root.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            self.stats
+                .iteration_nodes
+                .push((depth, self.stats.total_nodes()));
+            let lines: Vec<Line<G::Move>> = root[..multipv]
+                .iter()
+                .map(|rm| Line {
+                    score: rm.score,
+                    bound: rm.bound,
+                    moves: rm.pv.clone(),
+                })
+                .collect();
+            let best_move = root[0].mv;
+            let best_move_changed = previous_best.is_some_and(|m| m != best_move);
+            previous_best = Some(best_move);
+            let packed: Vec<u16> = root[0].pv.iter().map(|&m| G::encode(m)).collect();
+            self.refutation.set(&packed);
+            let mut control = Control::Continue;
+            if self.is_main {
+                let hashfull = self.tt.hashfull();
+                for (i, line) in lines.iter().enumerate() {
+                    let report = Iteration {
+                        depth,
+                        seldepth: self.stats.seldepth,
+                        multipv: i + 1,
+                        line,
+                        nodes: self.stats.total_nodes(),
+                        elapsed: self.start.elapsed(),
+                        hashfull,
+                        best_move_changed,
+                    };
+                    if observer.iteration(&report) == Control::Stop {
+                        control = Control::Stop;
+                    }
+                }
+            }
+            let best_score = lines[0].score;
+            completed = Some((depth, lines));
+            if control == Control::Stop
+                || depth >= max_depth
+                || self.done_after_iteration(best_score, root.len())
+            {
+                break;
+            }
+            depth = (depth + step).min(max_depth);
+        }
+
+        let (depth, lines) = completed.unwrap_or_else(|| {
+            // Stopped before depth 1 finished: the first root move is the fallback.
+            (
+                0,
+                vec![Line {
+                    score: root[0].score.max(-INFINITY + 1),
+                    bound: Bound::Upper,
+                    moves: vec![root[0].mv],
+                }],
+            )
+        });
+        let best = lines[0].moves.first().copied();
+        let ponder = lines[0].moves.get(1).copied();
+        let score = lines[0].score;
+        self.result(best, ponder, score, depth, lines)
+    }
+
+    fn result(
+        &self,
+        best_move: Option<G::Move>,
+        ponder_move: Option<G::Move>,
+        score: i32,
+        depth: u32,
+        lines: Vec<Line<G::Move>>,
+    ) -> SearchResult<G::Move> {
+        SearchResult {
+            best_move,
+            ponder_move,
+            score,
+            depth,
+            lines,
+            stats: self.stats.clone(),
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// Limits checked between iterations: mate found, soft time, minimum nodes, a single
+    /// legal move under time control.
+    fn done_after_iteration(&self, best_score: i32, root_moves: usize) -> bool {
+        let limits = &self.limits;
+        if let (Some(n), Some(moves)) = (limits.mate, score::mate_moves(best_score))
+            && moves > 0
+            && moves as u32 <= n
+        {
+            return true;
+        }
+        if let Some(soft) = limits.soft_time
+            && (self.start.elapsed() >= soft || root_moves == 1)
+        {
+            return true;
+        }
+        if let Some(min_nodes) = limits.min_nodes
+            && self.stats.total_nodes() >= min_nodes
+        {
+            return true;
+        }
+        // A forced mate found with room to spare cannot improve with depth.
+        if score::is_mate(best_score) {
+            let plies = score::MATE - best_score.abs();
+            if self.root_depth > 2 * plies + 4 && limits.depth.is_none() && limits.nodes.is_none() {
+                return limits.soft_time.is_some();
+            }
+        }
+        false
+    }
+
+    /// The legal root moves (restricted to `search_moves` if given), table move first,
+    /// then captures by MVV-LVA.
+    fn root_moves(&mut self, game: &G, limits: &crate::limits::Limits) -> Vec<RootMove<G::Move>> {
+        let mut moves = G::Moves::default();
+        game.generate(&mut moves);
+        let tt_move = if self.config.tt {
+            self.tt
+                .probe(
+                    game.key(),
+                    game.key_extension(),
+                    self.config.tt_wide_keys,
+                    self.config.tt_replacement,
+                )
+                .map_or(0, |hit| hit.mv)
+        } else {
+            0
+        };
+        let mut root: Vec<RootMove<G::Move>> = moves
+            .as_ref()
+            .iter()
+            .filter(|&&m| {
+                limits.search_moves.is_empty() || limits.search_moves.contains(&G::encode(m))
+            })
+            .map(|&m| RootMove {
+                mv: m,
+                score: -INFINITY,
+                previous_score: -INFINITY,
+                bound: Bound::Upper,
+                pv: vec![m],
+                best_at_depth: 0,
+            })
+            .collect();
+        if self.config.tt_move || self.config.knowledge {
+            let key = |m: G::Move| {
+                let table = if self.config.tt_move && G::encode(m) == tt_move {
+                    1 << 20
+                } else {
+                    0
+                };
+                let knowledge = if self.config.knowledge {
+                    game.mvv_lva(m)
+                } else {
+                    0
+                };
+                -(table + knowledge)
+            };
+            root.sort_by_key(|rm| key(rm.mv));
+        }
+        root
+    }
+
+    /// One pass over the root moves from `pv_index` with window (alpha, beta).
+    #[allow(clippy::too_many_arguments)]
+    fn root_search<O: Observer<G::Move>>(
+        &mut self,
+        game: &mut G,
+        root: &mut [RootMove<G::Move>],
+        pv_index: usize,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        observer: &mut O,
+    ) -> i32 {
+        self.pv.clear(0);
+        self.stats.nodes += 1;
+        let depth = depth as i32;
+        let mut best = -INFINITY;
+        for i in pv_index..root.len() {
+            let m = root[i].mv;
+            if self.is_main {
+                let elapsed = self.start.elapsed();
+                if elapsed >= CURRMOVE_DELAY {
+                    observer.root_move(depth as u32, m, i + 1, elapsed);
+                }
+            }
+            let packed = G::encode(m);
+            let recapture = self.config.extend_recapture && game.is_recapture(m);
+            let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
+            game.play(m);
+            let gives_check = game.in_check();
+            let extension = self.extension(gives_check, false, recapture, pawn_seventh, 0);
+            let new_depth = depth - 1 + extension;
+            let follows = self.config.refutation && packed == self.refutation.move_at(0);
+            let first = i == pv_index;
+            let value = if first || self.config.algorithm == Algorithm::AlphaBeta {
+                -self.node(game, -beta, -alpha, new_depth, 1, true, true, follows)
+            } else {
+                let mut v =
+                    -self.node(game, -alpha - 1, -alpha, new_depth, 1, false, true, follows);
+                if v > alpha && v < beta && !self.stopped {
+                    self.stats.pvs_researches += 1;
+                    v = -self.node(game, -beta, -alpha, new_depth, 1, true, true, follows);
+                }
+                v
+            };
+            if self.stopped {
+                game.undo();
+                break;
+            }
+            let child_line: Vec<u16> = self.pv.line_from(1).to_vec();
+            let pv = if first || value > alpha {
+                self.decode_line(game, &child_line)
+            } else {
+                Vec::new()
+            };
+            game.undo();
+            let rm = &mut root[i];
+            rm.score = value;
+            best = best.max(value);
+            if first || value > alpha {
+                rm.bound = if value >= beta {
+                    Bound::Lower
+                } else if value <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend(pv);
+                if value > alpha {
+                    rm.best_at_depth = depth as u32;
+                    // Move the new best to the front of the window's moves.
+                    root[pv_index..=i].rotate_right(1);
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+        best
+    }
+
+    /// Decodes an encoded line in the position after the root move (each move checked legal).
+    fn decode_line(&self, game: &mut G, line: &[u16]) -> Vec<G::Move> {
+        let mut moves = Vec::with_capacity(line.len());
+        for &packed in line {
+            match game.decode(packed) {
+                Some(m) => {
+                    game.play(m);
+                    moves.push(m);
+                }
+                None => break,
+            }
+        }
+        for _ in 0..moves.len() {
+            game.undo();
+        }
+        moves
+    }
+}

@@ -1,0 +1,224 @@
+//! Move ordering: a staged move picker. The table move is tried before any move is
+//! generated; the rest are scored once and picked best-first by selection, so nothing is
+//! sorted beyond the move that produces a cutoff.
+//!
+//! Order (each part switchable): table move, the refutation-table (previous PV) move,
+//! winning and equal captures and promotions (knowledge heuristic: SEE, MVV-LVA), killers,
+//! countermove, quiet moves by history score, losing captures.
+
+use crate::config::SearchConfig;
+use crate::game::Game;
+use crate::history::History;
+
+const REFUTATION: i32 = 2_100_000;
+const GOOD_TACTICAL: i32 = 2_000_000;
+const KILLER_FIRST: i32 = 1_900_000;
+const KILLER_SECOND: i32 = 1_899_999;
+const COUNTERMOVE: i32 = 1_899_000;
+const HISTORY_MAX: i32 = 1_800_000;
+const BAD_TACTICAL: i32 = -1_000_000;
+
+/// Most moves a position can have in any game the core searches.
+pub const MAX_MOVES: usize = 320;
+
+/// What the picker knows about a node before it generates moves.
+#[derive(Copy, Clone, Default)]
+pub struct Hints {
+    /// Table move (already checked legal), encoded.
+    pub tt_move: u16,
+    /// The previous iteration's PV move at this ply, when the path follows that PV.
+    pub refutation: u16,
+    pub killers: [u16; 2],
+    pub countermove: u16,
+}
+
+/// Why a move was picked: the search treats killers and tactical moves differently.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Class {
+    TableMove,
+    Refutation,
+    GoodTactical,
+    Killer,
+    Countermove,
+    Quiet,
+    BadTactical,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Stage {
+    TableMove,
+    Generate,
+    Pick,
+    Done,
+}
+
+/// Yields a node's moves best-first.
+pub struct MovePicker<G: Game> {
+    moves: G::Moves,
+    scores: [i32; MAX_MOVES],
+    len: usize,
+    next: usize,
+    stage: Stage,
+    tt_move: Option<G::Move>,
+    /// Whether the table move was already returned (then it is skipped when picked).
+    tt_given: bool,
+    hints: Hints,
+    tactical_only: bool,
+}
+
+impl<G: Game> MovePicker<G> {
+    /// A picker over all legal moves. `tt_move` must be legal (decoded with `Game::decode`).
+    #[inline]
+    pub fn new(tt_move: Option<G::Move>, hints: Hints) -> Self {
+        MovePicker {
+            moves: G::Moves::default(),
+            scores: [0; MAX_MOVES],
+            len: 0,
+            next: 0,
+            stage: if tt_move.is_some() {
+                Stage::TableMove
+            } else {
+                Stage::Generate
+            },
+            tt_move,
+            tt_given: false,
+            hints,
+            tactical_only: false,
+        }
+    }
+
+    /// A picker over the quiescence moves (captures and promotions, or evasions in check).
+    #[inline]
+    pub fn tactical(tt_move: Option<G::Move>) -> Self {
+        let mut picker = Self::new(tt_move, Hints::default());
+        picker.tactical_only = true;
+        picker
+    }
+
+    /// Number of legal moves, generating them if not done yet (single-reply detection).
+    pub fn count(&mut self, game: &G, config: &SearchConfig, history: &History) -> usize {
+        if matches!(self.stage, Stage::TableMove | Stage::Generate) {
+            self.generate(game, config, history);
+        }
+        self.len
+    }
+
+    fn generate(&mut self, game: &G, config: &SearchConfig, history: &History) {
+        if self.tactical_only {
+            game.generate_tactical(&mut self.moves);
+        } else {
+            game.generate(&mut self.moves);
+        }
+        let moves = self.moves.as_ref();
+        self.len = moves.len().min(MAX_MOVES);
+        let tt_packed = self.tt_move.map_or(0, G::encode);
+        for (i, &m) in moves[..self.len].iter().enumerate() {
+            let packed = G::encode(m);
+            self.scores[i] = if packed != tt_packed {
+                score_move(game, m, packed, &self.hints, config, history)
+            } else if self.tt_given {
+                i32::MIN // tried already: skipped when picked
+            } else {
+                i32::MAX // generation was forced before its turn: it still comes first
+            };
+        }
+        self.stage = Stage::Pick;
+    }
+
+    /// The next move and why it comes now, or `None` when all were given.
+    #[inline]
+    pub fn next(
+        &mut self,
+        game: &G,
+        config: &SearchConfig,
+        history: &History,
+    ) -> Option<(G::Move, Class)> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::Generate;
+                    if let Some(m) = self.tt_move {
+                        self.tt_given = true;
+                        return Some((m, Class::TableMove));
+                    }
+                }
+                Stage::Generate => self.generate(game, config, history),
+                Stage::Pick => {
+                    if self.next >= self.len {
+                        self.stage = Stage::Done;
+                        return None;
+                    }
+                    let mut best = self.next;
+                    for i in self.next + 1..self.len {
+                        if self.scores[i] > self.scores[best] {
+                            best = i;
+                        }
+                    }
+                    let score = self.scores[best];
+                    let moves = self.moves.as_mut();
+                    moves.swap(self.next, best);
+                    self.scores.swap(self.next, best);
+                    let m = moves[self.next];
+                    self.next += 1;
+                    if score == i32::MIN {
+                        continue; // the table move, tried first
+                    }
+                    return Some((m, classify(score)));
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[inline]
+fn classify(score: i32) -> Class {
+    match score {
+        i32::MAX => Class::TableMove,
+        REFUTATION => Class::Refutation,
+        s if s >= GOOD_TACTICAL => Class::GoodTactical,
+        KILLER_FIRST | KILLER_SECOND => Class::Killer,
+        COUNTERMOVE => Class::Countermove,
+        s if s < 0 => Class::BadTactical,
+        _ => Class::Quiet,
+    }
+}
+
+#[inline]
+fn score_move<G: Game>(
+    game: &G,
+    m: G::Move,
+    packed: u16,
+    hints: &Hints,
+    config: &SearchConfig,
+    history: &History,
+) -> i32 {
+    if config.refutation && packed == hints.refutation {
+        return REFUTATION;
+    }
+    let tactical = game.is_capture(m) || game.is_promotion(m);
+    if tactical && config.knowledge {
+        let order = game.mvv_lva(m).clamp(0, 99_999);
+        let winning = !config.knowledge_see || game.see(m) >= 0;
+        return if winning {
+            GOOD_TACTICAL + order
+        } else {
+            BAD_TACTICAL + order
+        };
+    }
+    if config.killers {
+        if packed == hints.killers[0] {
+            return KILLER_FIRST;
+        }
+        if packed == hints.killers[1] {
+            return KILLER_SECOND;
+        }
+    }
+    if config.countermove && packed == hints.countermove {
+        return COUNTERMOVE;
+    }
+    if config.history {
+        return (history.score(game.history_index(m)) as i64).min(HISTORY_MAX as i64) as i32;
+    }
+    0
+}

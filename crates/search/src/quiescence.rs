@@ -1,0 +1,198 @@
+//! Quiescence search: beyond the horizon, only captures and promotions (all evasions when
+//! in check), so the static evaluation is taken in quiet positions. Stand pat, SEE filter,
+//! optional checks at the first quiescence ply, optional delta pruning, table probing.
+
+use crate::game::{Game, NoMoves};
+use crate::ordering::MovePicker;
+use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
+use crate::searcher::Searcher;
+use crate::tt::Store;
+
+impl<G: Game> Searcher<G> {
+    /// `qply` counts plies below the horizon (checks are tried only at the first).
+    pub(crate) fn quiescence(
+        &mut self,
+        game: &mut G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+    ) -> i32 {
+        self.pv.clear(ply);
+        self.path_dependent = false;
+        if self.should_stop() {
+            return 0;
+        }
+        self.stats.qnodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply);
+        if let Some(draw) = game.draw(self.root_ply) {
+            self.path_dependent = draw.depends_on_path();
+            return DRAW;
+        }
+        if !self.config.quiescence || ply >= MAX_PLY - 1 {
+            return score::clamp_eval(game.evaluate());
+        }
+        let alpha_orig = alpha;
+        let in_check = game.in_check();
+        let use_tt = self.config.tt && self.config.qs_tt;
+        let (hit, tt_move) = if use_tt {
+            match self.probe(game, alpha, beta, 0, ply) {
+                Ok(probe) => (probe.hit, probe.tt_move),
+                Err(cutoff) => return cutoff,
+            }
+        } else {
+            (None, None)
+        };
+        // Only tactical table moves belong here (or any evasion in check).
+        let tt_move = tt_move.filter(|&m| in_check || game.is_capture(m) || game.is_promotion(m));
+
+        let mut best = -INFINITY;
+        let mut eval = -INFINITY;
+        if !in_check {
+            eval = hit
+                .as_ref()
+                .map_or_else(|| score::clamp_eval(game.evaluate()), |h| h.eval);
+            if eval >= beta {
+                return if self.config.fail_soft { eval } else { beta };
+            }
+            alpha = alpha.max(eval);
+            best = eval;
+        }
+
+        let mut best_move = 0u16;
+        let mut best_path_dependent = false;
+        let mut any_path_dependent = false;
+        let mut searched = 0usize;
+        let mut picker = MovePicker::<G>::tactical(tt_move);
+        while let Some((m, _)) = picker.next(game, &self.config, &self.history) {
+            if !in_check {
+                if self.config.qs_see_filter && game.see(m) < 0 {
+                    continue;
+                }
+                if self.config.qs_delta_pruning
+                    && !game.is_promotion(m)
+                    && eval + game.captured_value(m) + self.config.qs_delta_margin < alpha
+                {
+                    continue;
+                }
+            }
+            let packed = G::encode(m);
+            game.play(m);
+            let value = -self.quiescence(game, -beta, -alpha, ply + 1, qply + 1);
+            game.undo();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            any_path_dependent |= self.path_dependent;
+            if value > best {
+                best = value;
+                best_path_dependent = self.path_dependent;
+                if value > alpha {
+                    best_move = packed;
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                    self.pv.update(ply, packed);
+                }
+            }
+        }
+        if best < beta && !in_check && qply == 0 && self.config.qs_checks {
+            best = self.quiet_checks(
+                game,
+                alpha,
+                beta,
+                ply,
+                qply,
+                best,
+                &mut best_move,
+                &mut any_path_dependent,
+            );
+        }
+        if in_check && searched == 0 {
+            // Every evasion was generated: none means the game is over here.
+            best = match game.no_moves() {
+                NoMoves::Loss => score::mated_in(ply),
+                NoMoves::Draw => DRAW,
+                NoMoves::Value(v) => score::clamp_eval(v),
+            };
+        }
+        if !self.config.fail_soft {
+            best = best.clamp(alpha_orig, beta);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.path_dependent = if bound == Bound::Lower {
+            best_path_dependent
+        } else {
+            any_path_dependent
+        };
+        if use_tt {
+            let flags = self.entry_flags(ply);
+            self.store(
+                game,
+                &Store {
+                    mv: best_move,
+                    value: score::to_table(best, ply),
+                    eval: if in_check { 0 } else { eval },
+                    depth: 0,
+                    bound,
+                    iteration: self.root_depth as u8,
+                    flags,
+                },
+            );
+        }
+        best
+    }
+
+    /// Quiet moves that give check, at the first quiescence ply (optional).
+    #[allow(clippy::too_many_arguments)]
+    fn quiet_checks(
+        &mut self,
+        game: &mut G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        mut best: i32,
+        best_move: &mut u16,
+        any_path_dependent: &mut bool,
+    ) -> i32 {
+        let mut moves = G::Moves::default();
+        game.generate(&mut moves);
+        for &m in moves.as_ref() {
+            if game.is_capture(m) || game.is_promotion(m) {
+                continue;
+            }
+            game.play(m);
+            if !game.in_check() {
+                game.undo();
+                continue;
+            }
+            let value = -self.quiescence(game, -beta, -alpha, ply + 1, qply + 1);
+            game.undo();
+            if self.stopped {
+                return best;
+            }
+            *any_path_dependent |= self.path_dependent;
+            if value > best {
+                best = value;
+                if value > alpha {
+                    *best_move = G::encode(m);
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                    self.pv.update(ply, *best_move);
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,233 @@
+//! The searcher: one search thread's state (ordering tables, statistics, limits) around
+//! the node functions in `search.rs`, `quiescence.rs` and the enhancement modules.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::config::SearchConfig;
+use crate::game::Game;
+use crate::history::{CounterMoves, History};
+use crate::killers::Killers;
+use crate::limits::{Limits, SearchControl};
+use crate::pruning::LmrTable;
+use crate::pv::{PvTable, RefutationTable};
+use crate::score::{Bound, MAX_PLY};
+use crate::stats::SearchStats;
+use crate::tt::{Store, StoreOutcome, TranspositionTable};
+
+/// How often (in nodes) the clock and the shared stop flag are read.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// One principal variation at the end of an iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line<M> {
+    pub score: i32,
+    pub bound: Bound,
+    pub moves: Vec<M>,
+}
+
+/// What a finished iteration reports (the front-end prints it as `info`).
+#[derive(Clone, Debug)]
+pub struct Iteration<'a, M> {
+    pub depth: u32,
+    pub seldepth: usize,
+    /// 1-based index of the line (MultiPV).
+    pub multipv: usize,
+    pub line: &'a Line<M>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    /// Whether the best move differs from the previous iteration's.
+    pub best_move_changed: bool,
+}
+
+/// The observer's verdict after an iteration.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    Stop,
+}
+
+/// Receives what the search finds; monomorphised, called per iteration and per root move.
+pub trait Observer<M> {
+    /// A finished iteration, once per MultiPV line. `Control::Stop` ends the search
+    /// (time management decides here).
+    fn iteration(&mut self, _report: &Iteration<'_, M>) -> Control {
+        Control::Continue
+    }
+    /// The root move about to be searched (for `currmove`).
+    fn root_move(&mut self, _depth: u32, _m: M, _number: usize, _elapsed: Duration) {}
+}
+
+/// An observer that ignores everything.
+pub struct Silent;
+
+impl<M> Observer<M> for Silent {}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// `None` only when the root has no legal move.
+    pub best_move: Option<M>,
+    pub ponder_move: Option<M>,
+    pub score: i32,
+    /// Deepest completed iteration (0 if stopped before depth 1 completed).
+    pub depth: u32,
+    pub lines: Vec<Line<M>>,
+    pub stats: SearchStats,
+    pub elapsed: Duration,
+}
+
+/// A root move with what the iterations found about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove<M> {
+    pub mv: M,
+    pub score: i32,
+    pub previous_score: i32,
+    pub bound: Bound,
+    pub pv: Vec<M>,
+    /// The iteration in which this move was searched completely and became best.
+    pub best_at_depth: u32,
+}
+
+/// One search thread.
+pub struct Searcher<G: Game> {
+    pub config: SearchConfig,
+    pub(crate) tt: Arc<TranspositionTable>,
+    pub(crate) control: Arc<SearchControl>,
+    pub(crate) killers: Killers,
+    pub(crate) history: History,
+    pub(crate) countermoves: CounterMoves,
+    pub(crate) pv: PvTable,
+    pub(crate) refutation: RefutationTable,
+    pub(crate) lmr: LmrTable,
+    pub(crate) stats: SearchStats,
+    pub(crate) limits: Limits,
+    pub(crate) start: Instant,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) root_ply: usize,
+    /// Nominal depth of the iteration under way (also stored in table entries).
+    pub(crate) root_depth: i32,
+    pub(crate) in_presearch: bool,
+    pub(crate) presearch_ply: usize,
+    pub(crate) stopped: bool,
+    /// Set by every node before it returns: its value rests on a path-dependent draw.
+    pub(crate) path_dependent: bool,
+    pub(crate) static_evals: [i32; MAX_PLY + 2],
+    /// Main thread: reports, ages the table, obeys limits; helpers only search.
+    pub(crate) is_main: bool,
+    pub(crate) _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher sharing `tt` and `control` with the front-end and other threads.
+    pub fn new(
+        config: SearchConfig,
+        tt: Arc<TranspositionTable>,
+        control: Arc<SearchControl>,
+    ) -> Self {
+        Searcher {
+            config,
+            tt,
+            control,
+            killers: Killers::default(),
+            history: History::new(G::HISTORY_SIZE),
+            countermoves: CounterMoves::new(G::HISTORY_SIZE),
+            pv: PvTable::default(),
+            refutation: RefutationTable::default(),
+            lmr: LmrTable::new(),
+            stats: SearchStats::default(),
+            limits: Limits::default(),
+            start: Instant::now(),
+            deadline: None,
+            root_ply: 0,
+            root_depth: 0,
+            in_presearch: false,
+            presearch_ply: 0,
+            stopped: false,
+            path_dependent: false,
+            static_evals: [0; MAX_PLY + 2],
+            is_main: true,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// A standalone searcher with its own table of `tt_mib` MiB (tests, tools).
+    pub fn standalone(config: SearchConfig, tt_mib: usize) -> Self {
+        Self::new(
+            config,
+            Arc::new(TranspositionTable::new(tt_mib)),
+            Arc::new(SearchControl::default()),
+        )
+    }
+
+    /// The shared table.
+    pub fn table(&self) -> &Arc<TranspositionTable> {
+        &self.tt
+    }
+
+    /// The shared stop control.
+    pub fn control(&self) -> &Arc<SearchControl> {
+        &self.control
+    }
+
+    /// Statistics of the last search.
+    pub fn stats(&self) -> &SearchStats {
+        &self.stats
+    }
+
+    /// Forgets everything learnt (new game): ordering tables. The table is the caller's.
+    pub fn clear(&mut self) {
+        self.killers.clear();
+        self.history.clear();
+        self.countermoves.clear();
+        self.refutation.clear();
+    }
+
+    /// Whether the search must stop now: node budget every node, the clock and the shared
+    /// stop flag every `CHECK_INTERVAL` nodes (well under a millisecond).
+    #[inline]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let nodes = self.stats.nodes + self.stats.qnodes;
+        if let Some(limit) = self.limits.nodes
+            && self.is_main
+            && nodes >= limit
+        {
+            self.stopped = true;
+            return true;
+        }
+        if nodes.is_multiple_of(CHECK_INTERVAL) {
+            if self.control.is_stopped() || (!self.is_main && self.control.helpers_stopped()) {
+                self.stopped = true;
+            } else if let Some(deadline) = self.deadline
+                && self.is_main
+                && Instant::now() >= deadline
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Stores a node's result, counting what happened.
+    #[inline]
+    pub(crate) fn store(&mut self, game: &G, entry: &Store) {
+        let outcome = self.tt.store(
+            game.key(),
+            game.key_extension(),
+            self.config.tt_replacement,
+            entry,
+        );
+        match outcome {
+            StoreOutcome::Skipped => {}
+            StoreOutcome::Overwrite => {
+                self.stats.tt_stores += 1;
+                self.stats.tt_overwrites += 1;
+            }
+            StoreOutcome::New | StoreOutcome::SameKey => self.stats.tt_stores += 1,
+        }
+    }
+}
