@@ -39,7 +39,7 @@ impl Killers {
         }
     }
 
-    /// The grandchildren's killers are stale once a node starts: clear them.
+    /// A node clears its grandchildren's killers: those of other subtrees are stale.
     #[inline]
     pub fn clear_ply(&mut self, ply: usize) {
         self.slots[ply] = [0; 2];

@@ -115,7 +115,7 @@ impl<G: Game> Searcher<G> {
             killers: self.killers.get(ply),
             countermove: self.countermoves.get(game.last_move_index()),
         };
-        self.killers.clear_ply(ply + 1);
+        self.killers.clear_ply(ply + 2);
         let mut picker = MovePicker::<G>::new(probe.tt_move, hints);
         let single_reply = self.config.extend_single_reply
             && in_check

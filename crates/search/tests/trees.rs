@@ -1,0 +1,386 @@
+//! The search core on artificial game trees: every exact enhancement returns the negamax
+//! value, ordering heuristics cut the tree, pruning terminates with consistent counters.
+
+use horizon_search::config::{Algorithm, HistoryWeight, SearchConfig};
+use horizon_search::random_tree::{RandomTree, TreeConfig, negamax};
+use horizon_search::tt::Replacement;
+use horizon_search::{Limits, SearchStats, Searcher, Silent};
+
+const SEEDS: [u64; 6] = [1, 2, 3, 4, 5, 6];
+
+fn tree(seed: u64, depth: usize) -> RandomTree {
+    RandomTree::new(TreeConfig {
+        seed,
+        depth: depth + 2,
+        ..TreeConfig::default()
+    })
+}
+
+fn run(config: &SearchConfig, seed: u64, depth: u32) -> (i32, SearchStats) {
+    let mut game = tree(seed, depth as usize);
+    let mut searcher = Searcher::<RandomTree>::standalone(config.clone(), 4);
+    let result = searcher.search(&mut game, &Limits::depth(depth), &mut Silent);
+    assert_eq!(result.depth, depth, "the search completed depth {depth}");
+    assert!(result.best_move.is_some());
+    (result.score, result.stats)
+}
+
+/// Configurations that must not change the minimax value (no quiescence, no pruning).
+fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
+    let bare = SearchConfig::exact_bare();
+    let with = |f: &dyn Fn(&mut SearchConfig)| {
+        let mut c = bare.clone();
+        f(&mut c);
+        c
+    };
+    let mut configs = vec![
+        ("alpha-beta fail-hard", bare.clone()),
+        ("fail-soft", with(&|c| c.fail_soft = true)),
+        ("pvs", with(&|c| c.algorithm = Algorithm::Pvs)),
+        (
+            "pvs fail-soft",
+            with(&|c| {
+                c.algorithm = Algorithm::Pvs;
+                c.fail_soft = true;
+            }),
+        ),
+        ("aspiration", with(&|c| c.aspiration = true)),
+        (
+            "aspiration fail-soft pvs",
+            with(&|c| {
+                c.aspiration = true;
+                c.fail_soft = true;
+                c.algorithm = Algorithm::Pvs;
+                c.aspiration_t1 = 5;
+                c.aspiration_t2 = 20;
+            }),
+        ),
+        ("knowledge", with(&|c| c.knowledge = true)),
+        (
+            "knowledge see",
+            with(&|c| {
+                c.knowledge = true;
+                c.knowledge_see = true;
+            }),
+        ),
+        ("killers", with(&|c| c.killers = true)),
+        ("history 2^d", with(&|c| c.history = true)),
+        (
+            "history d^2",
+            with(&|c| {
+                c.history = true;
+                c.history_weight = HistoryWeight::Squared;
+            }),
+        ),
+        ("refutation", with(&|c| c.refutation = true)),
+        ("countermove", with(&|c| c.countermove = true)),
+        (
+            "mate distance pruning",
+            with(&|c| c.mate_distance_pruning = true),
+        ),
+        ("depth step 2", with(&|c| c.depth_step = 2)),
+    ];
+    for policy in Replacement::ALL {
+        configs.push((
+            policy.name(),
+            with(&|c| {
+                c.tt = true;
+                c.tt_move = true;
+                c.tt_replacement = policy;
+            }),
+        ));
+    }
+    configs.push((
+        "tt wide keys",
+        with(&|c| {
+            c.tt = true;
+            c.tt_wide_keys = true;
+        }),
+    ));
+    configs.push((
+        "etc",
+        with(&|c| {
+            c.tt = true;
+            c.etc = true;
+            c.etc_min_depth = 2;
+        }),
+    ));
+    configs.push((
+        "all exact enhancements",
+        SearchConfig {
+            quiescence: false,
+            null_move: false,
+            lmr: false,
+            extend_check: false,
+            extend_single_reply: false,
+            extend_pawn_seventh: false,
+            presearch: false,
+            etc: true,
+            ..SearchConfig::default()
+        },
+    ));
+    configs
+}
+
+#[test]
+fn exact_enhancements_return_the_negamax_value() {
+    for seed in SEEDS {
+        for depth in [3u32, 4, 5] {
+            let expected = negamax(&mut tree(seed, depth as usize), depth);
+            for (name, config) in exact_configs() {
+                let (score, _) = run(&config, seed, depth);
+                assert_eq!(score, expected, "{name}, seed {seed}, depth {depth}");
+            }
+        }
+    }
+}
+
+fn total_nodes(config: &SearchConfig, tree: &TreeConfig, depth: u32) -> u64 {
+    SEEDS
+        .iter()
+        .map(|&seed| {
+            let mut game = RandomTree::new(TreeConfig {
+                seed,
+                depth: depth as usize + 2,
+                ..tree.clone()
+            });
+            let mut searcher = Searcher::<RandomTree>::standalone(config.clone(), 4);
+            let result = searcher.search(&mut game, &Limits::depth(depth), &mut Silent);
+            result.stats.total_nodes()
+        })
+        .sum()
+}
+
+fn assert_fewer(name: &str, config: &SearchConfig, reference: u64, tree: &TreeConfig) {
+    let nodes = total_nodes(config, tree, 6);
+    println!(
+        "{name}: {nodes} nodes ({:.3} of its reference)",
+        nodes as f64 / reference as f64
+    );
+    assert!(
+        nodes < reference,
+        "{name}: {nodes} nodes, reference {reference}"
+    );
+}
+
+/// Each heuristic against no ordering at all. Killers, history and countermoves order
+/// quiet moves, so they are measured on a tree of quiet moves; the knowledge heuristic on
+/// one with captures.
+#[test]
+fn each_ordering_heuristic_searches_fewer_nodes_than_no_ordering() {
+    let bare = SearchConfig::exact_bare();
+    let tactical = TreeConfig::default();
+    let quiet = TreeConfig {
+        tactical_rate: 0.0,
+        ..TreeConfig::default()
+    };
+    let baseline = total_nodes(&bare, &tactical, 6);
+    let quiet_baseline = total_nodes(&bare, &quiet, 6);
+    println!("no ordering: {baseline} nodes (tactical tree), {quiet_baseline} (quiet tree)");
+    assert_fewer(
+        "knowledge",
+        &SearchConfig {
+            knowledge: true,
+            ..bare.clone()
+        },
+        baseline,
+        &tactical,
+    );
+    assert_fewer(
+        "refutation",
+        &SearchConfig {
+            refutation: true,
+            ..bare.clone()
+        },
+        baseline,
+        &tactical,
+    );
+    for (name, config) in [
+        (
+            "killers",
+            SearchConfig {
+                killers: true,
+                ..bare.clone()
+            },
+        ),
+        (
+            "history",
+            SearchConfig {
+                history: true,
+                ..bare.clone()
+            },
+        ),
+        (
+            "countermove",
+            SearchConfig {
+                countermove: true,
+                ..bare.clone()
+            },
+        ),
+        (
+            "refutation (quiet tree)",
+            SearchConfig {
+                refutation: true,
+                ..bare.clone()
+            },
+        ),
+    ] {
+        assert_fewer(name, &config, quiet_baseline, &quiet);
+    }
+    let with_tt = SearchConfig {
+        tt: true,
+        ..bare.clone()
+    };
+    let tt_baseline = total_nodes(&with_tt, &tactical, 6);
+    assert_fewer(
+        "tt move",
+        &SearchConfig {
+            tt_move: true,
+            ..with_tt
+        },
+        tt_baseline,
+        &tactical,
+    );
+}
+
+/// With captures in the tree, the quiet-move heuristics pay once captures come first.
+#[test]
+fn quiet_move_heuristics_help_on_top_of_the_knowledge_heuristic() {
+    let tactical = TreeConfig::default();
+    let knowledge = SearchConfig {
+        knowledge: true,
+        ..SearchConfig::exact_bare()
+    };
+    let reference = total_nodes(&knowledge, &tactical, 6);
+    for (name, config) in [
+        (
+            "knowledge + killers",
+            SearchConfig {
+                killers: true,
+                ..knowledge.clone()
+            },
+        ),
+        (
+            "knowledge + history",
+            SearchConfig {
+                history: true,
+                ..knowledge.clone()
+            },
+        ),
+        (
+            "knowledge + countermove",
+            SearchConfig {
+                countermove: true,
+                ..knowledge.clone()
+            },
+        ),
+    ] {
+        assert_fewer(name, &config, reference, &tactical);
+    }
+}
+
+#[test]
+fn searches_are_deterministic() {
+    let config = SearchConfig::default();
+    let first = run(&config, 7, 6);
+    let second = run(&config, 7, 6);
+    assert_eq!(first.0, second.0);
+    assert_eq!(first.1.total_nodes(), second.1.total_nodes());
+}
+
+#[test]
+fn pruning_and_reductions_terminate_with_consistent_counters() {
+    let bare = SearchConfig::exact_bare();
+    let configs = [
+        (
+            "null move R=2",
+            SearchConfig {
+                null_move: true,
+                null_reduction: horizon_search::config::NullReduction::Two,
+                ..bare.clone()
+            },
+        ),
+        (
+            "null move adaptive verified",
+            SearchConfig {
+                null_move: true,
+                null_verification: true,
+                null_store_tt: true,
+                tt: true,
+                ..bare.clone()
+            },
+        ),
+        (
+            "lmr",
+            SearchConfig {
+                lmr: true,
+                algorithm: Algorithm::Pvs,
+                ..bare.clone()
+            },
+        ),
+        (
+            "lmr one ply",
+            SearchConfig {
+                lmr: true,
+                lmr_log_table: false,
+                ..bare.clone()
+            },
+        ),
+        (
+            "presearch",
+            SearchConfig {
+                tt: true,
+                presearch: true,
+                ..bare.clone()
+            },
+        ),
+        (
+            "quiescence",
+            SearchConfig {
+                quiescence: true,
+                qs_see_filter: true,
+                qs_delta_pruning: true,
+                ..bare.clone()
+            },
+        ),
+        (
+            "everything",
+            SearchConfig {
+                presearch: true,
+                etc: true,
+                qs_checks: true,
+                ..SearchConfig::default()
+            },
+        ),
+    ];
+    for (name, config) in configs {
+        for seed in SEEDS {
+            let (_, s) = run(&config, seed, 6);
+            assert!(s.null_cutoffs <= s.null_tries, "{name}");
+            assert!(s.null_verifications_failed <= s.null_tries, "{name}");
+            assert!(s.lmr_researches <= s.lmr_reductions, "{name}");
+            assert!(s.first_move_cutoffs <= s.beta_cutoffs, "{name}");
+            assert!(
+                s.tt_hits <= s.tt_probes && s.tt_cutoffs <= s.tt_hits,
+                "{name}"
+            );
+            assert!(s.etc_cutoffs <= s.etc_probes, "{name}");
+            assert!(s.presearch_reused <= s.tt_cutoffs, "{name}");
+            if config.null_move && config.tt {
+                assert!(s.null_tries > 0, "{name}: null move never tried");
+            }
+            if config.lmr {
+                assert!(s.lmr_reductions > 0, "{name}: no reduction");
+            }
+        }
+    }
+}
+
+#[test]
+fn node_limit_is_obeyed_exactly() {
+    let mut game = tree(3, 12);
+    let mut searcher = Searcher::<RandomTree>::standalone(SearchConfig::default(), 4);
+    let result = searcher.search(&mut game, &Limits::nodes(5_000), &mut Silent);
+    assert_eq!(result.stats.total_nodes(), 5_000);
+    assert!(result.best_move.is_some(), "a move even when stopped early");
+}
