@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+pub mod bench;
 pub mod perft;
 pub mod uci;
 
@@ -19,12 +20,15 @@ pub struct Cli {
 pub enum Command {
     /// Count leaf nodes of the legal move tree (move generator test and speed measurement).
     Perft(perft::PerftArgs),
+    /// Fixed-depth search of the bundled bench positions; last line `<nodes> nodes <nps> nps`.
+    Bench(bench::BenchArgs),
 }
 
 impl Command {
     pub fn run(self) -> Result<()> {
         match self {
             Command::Perft(args) => perft::run(&args),
+            Command::Bench(args) => bench::run(&args),
         }
     }
 }

@@ -141,6 +141,11 @@ impl Game for Position {
     }
 
     #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see::see_ge(self, m, threshold)
+    }
+
+    #[inline]
     fn captured_value(&self, m: Move) -> i32 {
         m.capture().map_or(0, see::see_value)
     }

@@ -110,8 +110,16 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
-/// Whether `see(pos, m) >= threshold`, the form the search asks.
+/// Whether `see(pos, m) >= threshold`, the form the search asks. Taking a piece worth at
+/// least the capturer (or taking with the king, which only legal moves do) never loses
+/// material, so the exchange need not be played out for `threshold <= 0`.
 #[inline]
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+    if threshold <= 0
+        && let Some((_, victim)) = victim(m)
+        && (m.role() == Role::King || see_value(victim) >= see_value(m.role()))
+    {
+        return true;
+    }
     see(pos, m) >= threshold
 }

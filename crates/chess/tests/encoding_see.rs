@@ -112,3 +112,27 @@ fn mvv_lva_prefers_big_victims_then_small_attackers() {
     assert!(mvv_lva(qxr) > mvv_lva(quiet));
     assert_eq!(mvv_lva(quiet), 0);
 }
+
+#[test]
+fn see_ge_agrees_with_see() {
+    for fen in POSITIONS {
+        let mut pos = Position::from_fen(fen).expect("valid");
+        for m in pos.moves() {
+            for threshold in [-500, -100, 0, 1, 100, 300] {
+                assert_eq!(
+                    horizon_chess::see::see_ge(&pos, m, threshold),
+                    see(&pos, m) >= threshold,
+                    "{m:?} {threshold} in {fen}"
+                );
+            }
+            pos.play(m);
+            for reply in pos.moves() {
+                assert_eq!(
+                    horizon_chess::see::see_ge(&pos, reply, 0),
+                    see(&pos, reply) >= 0
+                );
+            }
+            pos.undo();
+        }
+    }
+}

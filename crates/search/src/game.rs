@@ -96,6 +96,10 @@ pub trait Game: Clone + Send + 'static {
     fn mvv_lva(&self, m: Self::Move) -> i32;
     /// Static exchange evaluation of the move, in evaluation units.
     fn see(&self, m: Self::Move) -> i32;
+    /// Whether `see(m) >= threshold`; games may answer faster than computing it.
+    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool {
+        self.see(m) >= threshold
+    }
     /// The value of the piece a capture removes (delta pruning); 0 for quiet moves.
     fn captured_value(&self, m: Self::Move) -> i32;
     /// Whether the move captures on the square where the opponent's last move landed.

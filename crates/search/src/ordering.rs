@@ -24,8 +24,6 @@ pub const MAX_MOVES: usize = 320;
 /// What the picker knows about a node before it generates moves.
 #[derive(Copy, Clone, Default)]
 pub struct Hints {
-    /// Table move (already checked legal), encoded.
-    pub tt_move: u16,
     /// The previous iteration's PV move at this ply, when the path follows that PV.
     pub refutation: u16,
     pub killers: [u16; 2],
@@ -48,7 +46,10 @@ pub enum Class {
 enum Stage {
     TableMove,
     Generate,
+    /// Selecting the best remaining move each time (few moves are tried before a cutoff).
     Pick,
+    /// The rest is sorted: step through it.
+    Sorted,
     Done,
 }
 
@@ -111,11 +112,9 @@ impl<G: Game> MovePicker<G> {
         }
         let moves = self.moves.as_ref();
         self.len = moves.len().min(MAX_MOVES);
-        let tt_packed = self.tt_move.map_or(0, G::encode);
         for (i, &m) in moves[..self.len].iter().enumerate() {
-            let packed = G::encode(m);
-            self.scores[i] = if packed != tt_packed {
-                score_move(game, m, packed, &self.hints, config, history)
+            self.scores[i] = if Some(m) != self.tt_move {
+                score_move(game, m, &self.hints, config, history)
             } else if self.tt_given {
                 i32::MIN // tried already: skipped when picked
             } else {
@@ -143,6 +142,18 @@ impl<G: Game> MovePicker<G> {
                     }
                 }
                 Stage::Generate => self.generate(game, config, history),
+                Stage::Sorted => {
+                    if self.next >= self.len {
+                        self.stage = Stage::Done;
+                        return None;
+                    }
+                    let i = self.next;
+                    self.next += 1;
+                    if self.scores[i] == i32::MIN {
+                        continue;
+                    }
+                    return Some((self.moves.as_ref()[i], classify(self.scores[i])));
+                }
                 Stage::Pick => {
                     if self.next >= self.len {
                         self.stage = Stage::Done;
@@ -155,6 +166,13 @@ impl<G: Game> MovePicker<G> {
                         }
                     }
                     let score = self.scores[best];
+                    if score < COUNTERMOVE {
+                        // Only quiet moves and losing captures are left: sort them once
+                        // instead of selecting each (all-nodes search every move).
+                        self.sort_rest();
+                        self.stage = Stage::Sorted;
+                        continue;
+                    }
                     let moves = self.moves.as_mut();
                     moves.swap(self.next, best);
                     self.scores.swap(self.next, best);
@@ -167,6 +185,24 @@ impl<G: Game> MovePicker<G> {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+}
+
+impl<G: Game> MovePicker<G> {
+    /// Stable insertion sort of the moves not yet given, best first.
+    fn sort_rest(&mut self) {
+        let moves = self.moves.as_mut();
+        for i in self.next + 1..self.len {
+            let (m, s) = (moves[i], self.scores[i]);
+            let mut j = i;
+            while j > self.next && self.scores[j - 1] < s {
+                moves[j] = moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            self.scores[j] = s;
         }
     }
 }
@@ -188,34 +224,35 @@ fn classify(score: i32) -> Class {
 fn score_move<G: Game>(
     game: &G,
     m: G::Move,
-    packed: u16,
     hints: &Hints,
     config: &SearchConfig,
     history: &History,
 ) -> i32 {
-    if config.refutation && packed == hints.refutation {
+    // Encoding costs a little: only moves that may match a hint are encoded.
+    if config.refutation && hints.refutation != 0 && G::encode(m) == hints.refutation {
         return REFUTATION;
     }
     let tactical = game.is_capture(m) || game.is_promotion(m);
     if tactical && config.knowledge {
         let order = game.mvv_lva(m).clamp(0, 99_999);
-        let winning = !config.knowledge_see || game.see(m) >= 0;
+        let winning = !config.knowledge_see || game.see_ge(m, 0);
         return if winning {
             GOOD_TACTICAL + order
         } else {
             BAD_TACTICAL + order
         };
     }
-    if config.killers {
-        if packed == hints.killers[0] {
+    if config.killers || config.countermove {
+        let packed = G::encode(m);
+        if config.killers && packed == hints.killers[0] {
             return KILLER_FIRST;
         }
-        if packed == hints.killers[1] {
+        if config.killers && packed == hints.killers[1] {
             return KILLER_SECOND;
         }
-    }
-    if config.countermove && packed == hints.countermove {
-        return COUNTERMOVE;
+        if config.countermove && packed == hints.countermove {
+            return COUNTERMOVE;
+        }
     }
     if config.history {
         return (history.score(game.history_index(m)) as i64).min(HISTORY_MAX as i64) as i32;

@@ -3,7 +3,7 @@
 //! optional checks at the first quiescence ply, optional delta pruning, table probing.
 
 use crate::game::{Game, NoMoves};
-use crate::ordering::MovePicker;
+use crate::ordering::{Class, MovePicker};
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::tt::Store;
@@ -64,10 +64,20 @@ impl<G: Game> Searcher<G> {
         let mut any_path_dependent = false;
         let mut searched = 0usize;
         let mut picker = MovePicker::<G>::tactical(tt_move);
-        while let Some((m, _)) = picker.next(game, &self.config, &self.history) {
+        // The picker already sorted losing captures out by SEE when the knowledge heuristic
+        // uses it; otherwise ask SEE here.
+        let picker_knows_see = self.config.knowledge && self.config.knowledge_see;
+        while let Some((m, class)) = picker.next(game, &self.config, &self.history) {
             if !in_check {
-                if self.config.qs_see_filter && game.see(m) < 0 {
-                    continue;
+                if self.config.qs_see_filter {
+                    let losing = if picker_knows_see {
+                        class == Class::BadTactical
+                    } else {
+                        !game.see_ge(m, 0)
+                    };
+                    if losing {
+                        continue;
+                    }
                 }
                 if self.config.qs_delta_pruning
                     && !game.is_promotion(m)

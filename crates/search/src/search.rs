@@ -106,7 +106,6 @@ impl<G: Game> Searcher<G> {
         }
 
         let hints = Hints {
-            tt_move: probe.tt_move.map_or(0, G::encode),
             refutation: if follow_pv {
                 self.refutation.move_at(ply)
             } else {

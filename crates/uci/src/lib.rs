@@ -1,1 +1,3 @@
-//! Horizon UCI.
+//! Horizon's UCI front-end: options, protocol loop, engine controller.
+
+pub mod options;

@@ -1,0 +1,502 @@
+//! Every search enhancement and parameter as a named option: UCI `setoption`, and the
+//! tools' `--set Name=value`. One table, so the GUI, `bench`, `epd` and `ablate` agree.
+
+use std::fmt;
+
+use horizon_search::SearchConfig;
+use horizon_search::config::{Algorithm, GhiMode, HistoryWeight, NullReduction};
+use horizon_search::tt::Replacement;
+
+/// How an option is presented to a GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Check,
+    Spin { min: i64, max: i64 },
+    Combo(&'static [&'static str]),
+}
+
+/// Why a value was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    UnknownName(String),
+    BadValue {
+        name: String,
+        value: String,
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::UnknownName(name) => write!(f, "unknown option '{name}'"),
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => {
+                write!(f, "option '{name}': '{value}' is not {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// A search option: its name, kind, and how to read and write it in a configuration.
+pub struct SearchOption {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub help: &'static str,
+    get: fn(&SearchConfig) -> String,
+    set: fn(&mut SearchConfig, &str) -> Option<()>,
+}
+
+impl SearchOption {
+    /// The current value as text (`true`, `3`, `bucket`).
+    pub fn get(&self, config: &SearchConfig) -> String {
+        (self.get)(config)
+    }
+
+    /// Sets the value, checking its type and range.
+    pub fn set(&self, config: &mut SearchConfig, value: &str) -> Result<(), OptionError> {
+        let value = value.trim();
+        let ok = match &self.kind {
+            Kind::Spin { min, max } => value
+                .parse::<i64>()
+                .is_ok_and(|v| (*min..=*max).contains(&v)),
+            Kind::Check => matches!(value.to_ascii_lowercase().as_str(), "true" | "false"),
+            Kind::Combo(choices) => choices.iter().any(|c| c.eq_ignore_ascii_case(value)),
+        };
+        if ok && (self.set)(config, &value.to_ascii_lowercase()).is_some() {
+            return Ok(());
+        }
+        let expected = match &self.kind {
+            Kind::Spin { min, max } => format!("an integer from {min} to {max}"),
+            Kind::Check => "true or false".to_owned(),
+            Kind::Combo(choices) => format!("one of {}", choices.join(", ")),
+        };
+        Err(OptionError::BadValue {
+            name: self.name.to_owned(),
+            value: value.to_owned(),
+            expected,
+        })
+    }
+
+    /// The `option name ... type ...` line of the UCI handshake, with `default` as the value.
+    pub fn uci_line(&self, default: &SearchConfig) -> String {
+        let value = self.get(default);
+        match &self.kind {
+            Kind::Check => format!("option name {} type check default {value}", self.name),
+            Kind::Spin { min, max } => {
+                format!(
+                    "option name {} type spin default {value} min {min} max {max}",
+                    self.name
+                )
+            }
+            Kind::Combo(choices) => {
+                let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
+                format!("option name {} type combo default {value}{vars}", self.name)
+            }
+        }
+    }
+}
+
+macro_rules! check {
+    ($name:literal, $field:ident, $help:literal) => {
+        SearchOption {
+            name: $name,
+            kind: Kind::Check,
+            help: $help,
+            get: |c| c.$field.to_string(),
+            set: |c, v| {
+                c.$field = v == "true";
+                Some(())
+            },
+        }
+    };
+}
+
+macro_rules! spin {
+    ($name:literal, $field:ident, $ty:ty, $min:expr, $max:expr, $help:literal) => {
+        SearchOption {
+            name: $name,
+            kind: Kind::Spin {
+                min: $min,
+                max: $max,
+            },
+            help: $help,
+            get: |c| c.$field.to_string(),
+            set: |c, v| {
+                c.$field = v.parse::<$ty>().ok()?;
+                Some(())
+            },
+        }
+    };
+}
+
+const REPLACEMENTS: &[&str] = &["always", "depth", "two-tier", "bucket"];
+
+/// Every search option, in the order a GUI lists them.
+pub static SEARCH_OPTIONS: &[SearchOption] = &[
+    SearchOption {
+        name: "Algorithm",
+        kind: Kind::Combo(&["pvs", "alphabeta"]),
+        help: "NegaScout/PVS or plain alpha-beta",
+        get: |c| match c.algorithm {
+            Algorithm::Pvs => "pvs".into(),
+            Algorithm::AlphaBeta => "alphabeta".into(),
+        },
+        set: |c, v| {
+            c.algorithm = if v == "pvs" {
+                Algorithm::Pvs
+            } else {
+                Algorithm::AlphaBeta
+            };
+            Some(())
+        },
+    },
+    check!("FailSoft", fail_soft, "return values outside the window"),
+    spin!(
+        "DepthStep",
+        depth_step,
+        u8,
+        1,
+        2,
+        "iterative deepening step"
+    ),
+    check!(
+        "MateDistancePruning",
+        mate_distance_pruning,
+        "mate-distance pruning"
+    ),
+    check!("TranspositionTable", tt, "transposition table"),
+    SearchOption {
+        name: "TTReplacement",
+        kind: Kind::Combo(REPLACEMENTS),
+        help: "table replacement policy",
+        get: |c| c.tt_replacement.name().into(),
+        set: |c, v| {
+            c.tt_replacement = Replacement::from_name(v)?;
+            Some(())
+        },
+    },
+    check!(
+        "TTWideKeys",
+        tt_wide_keys,
+        "verify entries with 128-bit keys"
+    ),
+    check!("TTMove", tt_move, "table move first"),
+    check!(
+        "Knowledge",
+        knowledge,
+        "knowledge heuristic: captures by SEE/MVV-LVA"
+    ),
+    check!("KnowledgeSEE", knowledge_see, "losing captures (SEE) last"),
+    check!("Killers", killers, "killer heuristic"),
+    check!("History", history, "history heuristic"),
+    SearchOption {
+        name: "HistoryWeight",
+        kind: Kind::Combo(&["pow2", "squared"]),
+        help: "history bonus 2^depth or depth^2",
+        get: |c| match c.history_weight {
+            HistoryWeight::PowerOfTwo => "pow2".into(),
+            HistoryWeight::Squared => "squared".into(),
+        },
+        set: |c, v| {
+            c.history_weight = if v == "pow2" {
+                HistoryWeight::PowerOfTwo
+            } else {
+                HistoryWeight::Squared
+            };
+            Some(())
+        },
+    },
+    check!(
+        "HistoryAging",
+        history_aging,
+        "halve history between searches"
+    ),
+    check!(
+        "Refutation",
+        refutation,
+        "refutation table: previous PV first"
+    ),
+    check!("Countermove", countermove, "countermove heuristic"),
+    check!("Aspiration", aspiration, "aspiration windows"),
+    spin!(
+        "AspirationT1",
+        aspiration_t1,
+        i32,
+        1,
+        10_000,
+        "first aspiration half-width"
+    ),
+    spin!(
+        "AspirationT2",
+        aspiration_t2,
+        i32,
+        1,
+        10_000,
+        "second aspiration half-width"
+    ),
+    check!("NullMove", null_move, "null-move pruning"),
+    SearchOption {
+        name: "NullMoveR",
+        kind: Kind::Combo(&["2", "3", "adaptive"]),
+        help: "null-move reduction",
+        get: |c| match c.null_reduction {
+            NullReduction::Two => "2".into(),
+            NullReduction::Three => "3".into(),
+            NullReduction::Adaptive => "adaptive".into(),
+        },
+        set: |c, v| {
+            c.null_reduction = match v {
+                "2" => NullReduction::Two,
+                "3" => NullReduction::Three,
+                _ => NullReduction::Adaptive,
+            };
+            Some(())
+        },
+    },
+    spin!(
+        "NullMoveAdaptiveDepth",
+        null_adaptive_depth,
+        i32,
+        1,
+        64,
+        "R=3 above this depth"
+    ),
+    spin!(
+        "NullMoveMinDepth",
+        null_min_depth,
+        i32,
+        1,
+        64,
+        "no null move below this depth"
+    ),
+    check!(
+        "NullMoveVerification",
+        null_verification,
+        "verify null-move cutoffs"
+    ),
+    check!(
+        "NullMoveStoreTT",
+        null_store_tt,
+        "store null-move cutoffs in the table"
+    ),
+    check!("LMR", lmr, "late move reductions"),
+    spin!(
+        "LMRFullDepthMoves",
+        lmr_full_depth_moves,
+        usize,
+        0,
+        64,
+        "moves never reduced"
+    ),
+    spin!(
+        "LMRMinDepth",
+        lmr_min_depth,
+        i32,
+        1,
+        64,
+        "no reduction below this depth"
+    ),
+    check!(
+        "LMRLogTable",
+        lmr_log_table,
+        "log-formula reductions (else one ply)"
+    ),
+    check!("ExtendCheck", extend_check, "check extension"),
+    check!(
+        "ExtendSingleReply",
+        extend_single_reply,
+        "single-reply extension"
+    ),
+    check!("ExtendRecapture", extend_recapture, "recapture extension"),
+    check!(
+        "ExtendPawnSeventh",
+        extend_pawn_seventh,
+        "pawn-to-seventh extension"
+    ),
+    spin!(
+        "ExtensionPlyFactor",
+        extension_ply_factor,
+        u8,
+        1,
+        4,
+        "extension cap, x depth"
+    ),
+    check!("Quiescence", quiescence, "quiescence search"),
+    check!(
+        "QSearchSEE",
+        qs_see_filter,
+        "skip losing captures in quiescence"
+    ),
+    check!(
+        "QSearchChecks",
+        qs_checks,
+        "quiet checks at the first quiescence ply"
+    ),
+    check!(
+        "DeltaPruning",
+        qs_delta_pruning,
+        "delta pruning in quiescence"
+    ),
+    spin!(
+        "DeltaMargin",
+        qs_delta_margin,
+        i32,
+        0,
+        2_000,
+        "delta pruning margin"
+    ),
+    check!("QSearchTT", qs_tt, "table probing in quiescence"),
+    check!("PreSearch", presearch, "pre-searching (Hlynka & Schaeffer)"),
+    spin!(
+        "PreSearchRisk",
+        presearch_risk,
+        i32,
+        1,
+        16,
+        "largest pre-search extension"
+    ),
+    SearchOption {
+        name: "PreSearchNearRoot",
+        kind: Kind::Spin { min: 0, max: 127 },
+        help: "pre-search within this many plies of the root (0: unlimited)",
+        get: |c| c.presearch_near_root.unwrap_or(0).to_string(),
+        set: |c, v| {
+            let n: u32 = v.parse().ok()?;
+            c.presearch_near_root = (n > 0).then_some(n);
+            Some(())
+        },
+    },
+    spin!(
+        "PreSearchNearLeaf",
+        presearch_near_leaf,
+        i32,
+        1,
+        127,
+        "pre-search within this many plies of the horizon"
+    ),
+    check!("ETC", etc, "enhanced transposition cutoffs"),
+    spin!(
+        "ETCMinDepth",
+        etc_min_depth,
+        i32,
+        1,
+        64,
+        "ETC only at this depth and above"
+    ),
+    SearchOption {
+        name: "GHI",
+        kind: Kind::Combo(&["mark", "ignore"]),
+        help: "repetition-dependent values: mark and refuse, or ignore",
+        get: |c| match c.ghi {
+            GhiMode::Mark => "mark".into(),
+            GhiMode::Ignore => "ignore".into(),
+        },
+        set: |c, v| {
+            c.ghi = if v == "mark" {
+                GhiMode::Mark
+            } else {
+                GhiMode::Ignore
+            };
+            Some(())
+        },
+    },
+    spin!(
+        "FiftyMoveGuard",
+        fifty_move_guard,
+        u32,
+        0,
+        100,
+        "no table cutoffs this close to the fifty-move rule"
+    ),
+];
+
+/// The option called `name` (case-insensitive, as UCI asks).
+pub fn find(name: &str) -> Option<&'static SearchOption> {
+    SEARCH_OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+}
+
+/// Applies `Name=value`.
+pub fn apply_assignment(config: &mut SearchConfig, assignment: &str) -> Result<(), OptionError> {
+    let (name, value) = assignment
+        .split_once('=')
+        .ok_or_else(|| OptionError::BadValue {
+            name: assignment.to_owned(),
+            value: String::new(),
+            expected: "Name=value".to_owned(),
+        })?;
+    find(name)
+        .ok_or_else(|| OptionError::UnknownName(name.trim().to_owned()))?
+        .set(config, value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_round_trips_its_default() {
+        let defaults = SearchConfig::default();
+        for option in SEARCH_OPTIONS {
+            let mut config = SearchConfig::bare();
+            option
+                .set(&mut config, &option.get(&defaults))
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(
+                option.get(&config),
+                option.get(&defaults),
+                "{}",
+                option.name
+            );
+        }
+        let mut config = SearchConfig::bare();
+        for option in SEARCH_OPTIONS {
+            option
+                .set(&mut config, &option.get(&defaults))
+                .expect("valid");
+        }
+        assert_eq!(
+            config,
+            SearchConfig {
+                multipv: config.multipv,
+                ..defaults
+            }
+        );
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, a) in SEARCH_OPTIONS.iter().enumerate() {
+            for b in &SEARCH_OPTIONS[i + 1..] {
+                assert!(!a.name.eq_ignore_ascii_case(b.name), "{}", a.name);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_values_are_refused_and_leave_the_config() {
+        let mut config = SearchConfig::default();
+        let before = config.clone();
+        assert!(apply_assignment(&mut config, "NullMove=maybe").is_err());
+        assert!(apply_assignment(&mut config, "LMRMinDepth=0").is_err());
+        assert!(apply_assignment(&mut config, "LMRMinDepth=-3").is_err());
+        assert!(apply_assignment(&mut config, "TTReplacement=random").is_err());
+        assert!(matches!(
+            apply_assignment(&mut config, "Nonsense=1"),
+            Err(OptionError::UnknownName(_))
+        ));
+        assert!(apply_assignment(&mut config, "NullMove").is_err());
+        assert_eq!(config, before);
+        apply_assignment(&mut config, "nullmove=FALSE").expect("case-insensitive");
+        apply_assignment(&mut config, "PreSearchNearRoot=5").expect("valid");
+        assert!(!config.null_move);
+        assert_eq!(config.presearch_near_root, Some(5));
+    }
+}

@@ -1,0 +1,166 @@
+//! `horizon bench [depth]`: a fixed-depth search of the bundled positions, single thread and
+//! deterministic; the last line is `<nodes> nodes <nps> nps` (OpenBench's convention).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use horizon_chess::Position;
+use horizon_search::threads::search_smp;
+use horizon_search::{Limits, SearchConfig, SearchControl, Searcher, Silent, TranspositionTable};
+use horizon_uci::options;
+
+/// The bench positions: 12 openings, 24 middlegames, 12 endgames (see `epd/README.md`).
+pub const BENCH_EPD: &str = include_str!("../../epd/bench.epd");
+
+/// Depth of `horizon bench` without arguments.
+pub const DEFAULT_DEPTH: u32 = 11;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    #[arg(default_value_t = DEFAULT_DEPTH)]
+    pub depth: u32,
+    /// Transposition table size in MiB (cleared before each position).
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Search threads (1 keeps the node count deterministic).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Start from plain alpha-beta instead of the default configuration.
+    #[arg(long)]
+    pub bare: bool,
+    /// Set a search option, e.g. `--set NullMove=false` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Only positions whose id contains this text (e.g. `middlegame`).
+    #[arg(long)]
+    pub only: Option<String>,
+    /// Print the search statistics and the effective branching factor per iteration.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// A bench position: its id and FEN.
+pub struct BenchPosition {
+    pub id: String,
+    pub position: Position,
+}
+
+/// Reads the bundled bench positions.
+pub fn positions() -> Result<Vec<BenchPosition>> {
+    BENCH_EPD
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let position =
+                Position::from_epd(line).with_context(|| format!("bench line: {line}"))?;
+            let id = line
+                .split_once("id \"")
+                .and_then(|(_, rest)| rest.split_once('"'))
+                .map_or_else(|| "?".to_owned(), |(id, _)| id.to_owned());
+            Ok(BenchPosition { id, position })
+        })
+        .collect()
+}
+
+/// The configuration from `--bare` and `--set`.
+pub fn config_from(bare: bool, assignments: &[String]) -> Result<SearchConfig> {
+    let mut config = if bare {
+        SearchConfig::bare()
+    } else {
+        SearchConfig::default()
+    };
+    for assignment in assignments {
+        options::apply_assignment(&mut config, assignment)?;
+    }
+    Ok(config)
+}
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    anyhow::ensure!((1..=60).contains(&args.depth), "depth must be 1 to 60");
+    anyhow::ensure!(
+        (1..=256).contains(&args.threads),
+        "threads must be 1 to 256"
+    );
+    let config = config_from(args.bare, &args.set)?;
+    let tt = Arc::new(TranspositionTable::new(args.hash));
+    let control = Arc::new(SearchControl::default());
+    let mut main = Searcher::<Position>::new(config.clone(), tt.clone(), control.clone());
+    let mut helpers: Vec<Searcher<Position>> = (1..args.threads)
+        .map(|_| Searcher::new(config.clone(), tt.clone(), control.clone()))
+        .collect();
+    let limits = Limits::depth(args.depth);
+    let mut total_nodes = 0u64;
+    let mut total_time = Duration::ZERO;
+    let mut stats = horizon_search::SearchStats::default();
+    let mut iteration_nodes: Vec<u64> = Vec::new();
+    for bench in positions()? {
+        if args
+            .only
+            .as_ref()
+            .is_some_and(|only| !bench.id.contains(only.as_str()))
+        {
+            continue;
+        }
+        tt.clear();
+        main.clear();
+        helpers.iter_mut().for_each(Searcher::clear);
+        control.reset();
+        let start = Instant::now();
+        let result = search_smp(
+            &mut main,
+            &mut helpers,
+            &bench.position,
+            &limits,
+            &mut Silent,
+        );
+        let elapsed = start.elapsed();
+        let nodes = result.stats.total_nodes();
+        total_nodes += nodes;
+        total_time += elapsed;
+        stats += &result.stats;
+        for (i, &(_, n)) in result.stats.iteration_nodes.iter().enumerate() {
+            if iteration_nodes.len() <= i {
+                iteration_nodes.push(0);
+            }
+            iteration_nodes[i] += n;
+        }
+        let best = result
+            .best_move
+            .map_or_else(|| "(none)".to_owned(), |m| bench.position.uci(m));
+        println!(
+            "{:<24} {:>6} {:>11} nodes {:>8.0} ms {:>9.0} nps  bestmove {best}",
+            bench.id,
+            result.score,
+            nodes,
+            elapsed.as_secs_f64() * 1000.0,
+            nodes as f64 / elapsed.as_secs_f64().max(1e-9)
+        );
+    }
+    if args.stats {
+        println!("{stats}");
+        println!(
+            "first-move cutoff rate {:.3}",
+            stats.first_move_cutoff_rate()
+        );
+        // Running totals per iteration, summed over positions: each iteration's own nodes.
+        let mut before = 0;
+        let mut previous_own = 0u64;
+        for (i, &total) in iteration_nodes.iter().enumerate() {
+            let own = total - before;
+            before = total;
+            let ebf = if previous_own > 0 {
+                own as f64 / previous_own as f64
+            } else {
+                0.0
+            };
+            println!("iteration {:>2}: {:>12} nodes  ebf {:.2}", i + 1, own, ebf);
+            previous_own = own;
+        }
+    }
+    let nps = total_nodes as f64 / total_time.as_secs_f64().max(1e-9);
+    println!("{total_nodes} nodes {nps:.0} nps");
+    Ok(())
+}
