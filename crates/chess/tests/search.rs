@@ -1,25 +1,154 @@
 //! The search core on chess positions with known answers.
 
 use horizon_chess::Position;
-use horizon_search::{Limits, SearchConfig, Searcher, Silent};
+use horizon_search::score::mate_moves;
+use horizon_search::{Limits, SearchConfig, SearchResult, Searcher, Silent};
+use shakmaty::Move;
 
-fn search(fen: &str, config: SearchConfig, limits: Limits) -> (String, i32, u32, u64) {
-    let mut pos = Position::from_fen(fen).expect("valid FEN");
+const SUITE: &str = include_str!("../../../epd/horizon.epd");
+
+fn search(pos: &mut Position, config: SearchConfig, limits: &Limits) -> SearchResult<Move> {
     let mut searcher = Searcher::<Position>::standalone(config, 16);
-    let result = searcher.search(&mut pos, &limits, &mut Silent);
-    let best = result.best_move.map(|m| pos.uci(m)).unwrap_or_default();
-    println!("{}", result.stats);
-    (best, result.score, result.depth, result.stats.total_nodes())
+    searcher.search(pos, limits, &mut Silent)
+}
+
+/// (FEN fields, bm moves, dm) of the suite line whose id contains `id`.
+fn suite_entry(id: &str) -> (String, Vec<String>, Option<u32>) {
+    let line = SUITE
+        .lines()
+        .find(|l| l.contains(id))
+        .expect("id in the suite");
+    let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+    let operations = line
+        .split_whitespace()
+        .skip(4)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let op = |name: &str| {
+        operations
+            .split(';')
+            .map(str::trim)
+            .find_map(|op| op.strip_prefix(name).map(|v| v.trim().to_owned()))
+    };
+    let bm = op("bm ")
+        .map(|v| v.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let dm = op("dm ").and_then(|v| v.parse().ok());
+    (fen.join(" "), bm, dm)
 }
 
 #[test]
-fn smoke_startpos() {
-    for d in 1..=5 {
-        let (best, score, depth, nodes) = search(
-            horizon_chess::START_FEN,
-            SearchConfig::default(),
-            Limits::depth(d),
+fn fine_70_needs_the_transposition_table() {
+    let (fen, _, _) = suite_entry("Fine 70");
+    let budget = Limits::nodes(4_000_000);
+    let mut pos = Position::from_epd(&fen).expect("valid");
+    let with_tt = search(&mut pos, SearchConfig::default(), &budget);
+    let found = with_tt.best_move.map(|m| pos.uci(m));
+    println!(
+        "with TT: {found:?} depth {} score {}",
+        with_tt.depth, with_tt.score
+    );
+    assert_eq!(found.as_deref(), Some("a1b1"), "Kb1 with the table");
+    let without = search(
+        &mut pos,
+        SearchConfig {
+            tt: false,
+            ..SearchConfig::default()
+        },
+        &budget,
+    );
+    let played = without.best_move.map(|m| pos.uci(m));
+    println!(
+        "without TT: {played:?} depth {} score {}",
+        without.depth, without.score
+    );
+    assert_ne!(
+        played.as_deref(),
+        Some("a1b1"),
+        "not found without the table"
+    );
+}
+
+#[test]
+fn mates_report_their_exact_distance() {
+    let ids = [
+        "Fool's mate",
+        "Scholar's mate",
+        "Back-rank mate",
+        "Arabian mate",
+        "Legall's mate",
+        "Opera game",
+        "Boden's mate",
+        "WAC.001",
+        "WAC.004",
+        "Anastasia's mate",
+        "Reti-Tartakower",
+        "BK.01",
+        "Immortal game",
+        "Evergreen game mate",
+        "Ed. Lasker-Thomas",
+        "Philidor's legacy",
+    ];
+    for id in ids {
+        let (fen, bm, dm) = suite_entry(id);
+        let dm = dm.expect("a mate distance");
+        let mut pos = Position::from_epd(&fen).expect("valid");
+        let limits = Limits {
+            mate: Some(dm),
+            depth: Some(2 * dm + 4),
+            ..Limits::default()
+        };
+        let result = search(&mut pos, SearchConfig::default(), &limits);
+        let best = result.best_move.expect("a move");
+        assert_eq!(
+            mate_moves(result.score),
+            Some(dm as i32),
+            "{id}: score {}",
+            result.score
         );
-        println!("{best} {score} {depth} {nodes}");
+        let san = pos.san(best);
+        assert!(
+            bm.iter().any(|b| b == &san),
+            "{id}: played {san}, expected one of {bm:?}"
+        );
     }
+}
+
+#[test]
+fn stalemate_scores_zero_and_is_avoided() {
+    let mut stalemate = Position::from_fen("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1").expect("valid");
+    let result = search(&mut stalemate, SearchConfig::default(), &Limits::depth(4));
+    assert_eq!((result.best_move, result.score), (None, 0));
+    // Qc7 would stalemate; Qc8 mates.
+    let mut pos = Position::from_fen("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1").expect("valid");
+    let result = search(&mut pos, SearchConfig::default(), &Limits::depth(4));
+    assert_eq!(mate_moves(result.score), Some(1));
+}
+
+#[test]
+fn a_threefold_repetition_scores_zero() {
+    // Black, a queen down, repeats the start position a third time with Kh8.
+    let mut pos = Position::from_fen("7k/8/8/8/8/8/8/KQ6 w - - 0 1").expect("valid");
+    for m in "b1b2 h8g8 b2b1 g8h8 b1b2 h8g8 b2b1".split_whitespace() {
+        pos.play_uci(m).expect("legal");
+    }
+    for config in [SearchConfig::default(), SearchConfig::bare()] {
+        let result = search(&mut pos, config, &Limits::depth(6));
+        assert_eq!(result.score, 0);
+        assert_eq!(
+            result.best_move.map(|m| pos.uci(m)).as_deref(),
+            Some("g8h8")
+        );
+    }
+}
+
+#[test]
+fn searches_are_deterministic_on_chess() {
+    let (fen, _, _) = suite_entry("WAC.003");
+    let run = || {
+        let mut pos = Position::from_epd(&fen).expect("valid");
+        let r = search(&mut pos, SearchConfig::default(), &Limits::depth(8));
+        (r.best_move, r.score, r.stats.total_nodes())
+    };
+    assert_eq!(run(), run());
 }

@@ -1,0 +1,256 @@
+//! The graph-history-interaction problem on a small game graph with a cycle: a naive
+//! transposition table gives the wrong root value, Horizon's rule (values resting on a
+//! repetition are marked path-dependent and never cut off) gives the right one.
+//!
+//! Graph (White moves at T, R, X, Z; Black at U, P, S, Y; leaf values from White's view):
+//!
+//! ```text
+//! T -> U           U -> R
+//! R -> P, S        P -> X, leaf -50      S -> X
+//! X -> Y, leaf -5  Y -> Z, leaf +10      Z -> P, leaf -20
+//! ```
+//! Via R-P-X, the line X-Y-Z-P repeats P (a draw, 0), so X is worth 0 there. Via R-S-X it
+//! does not: P then answers with leaf -50, and X is worth -5. Searched in the order P, S,
+//! a naive table reuses X = 0 from the first path and returns R = 0; the truth is -5.
+//! (T and U put R below the root, where moves come in generation order: the root itself
+//! re-orders its moves by the previous iteration.)
+
+use horizon_search::config::{GhiMode, SearchConfig};
+use horizon_search::game::{Draw, Game, NoMoves};
+use horizon_search::{Limits, Searcher, Silent};
+
+const R: usize = 0;
+const P: usize = 1;
+const S: usize = 2;
+const X: usize = 3;
+const Y: usize = 4;
+const Z: usize = 5;
+const LEAF_P: usize = 6;
+const LEAF_X: usize = 7;
+const LEAF_Y: usize = 8;
+const LEAF_Z: usize = 9;
+const T: usize = 10;
+const U: usize = 11;
+
+fn edges(node: usize) -> &'static [usize] {
+    match node {
+        T => &[U],
+        U => &[R],
+        R => &[P, S],
+        P => &[X, LEAF_P],
+        S => &[X],
+        X => &[Y, LEAF_X],
+        Y => &[Z, LEAF_Y],
+        Z => &[P, LEAF_Z],
+        _ => &[],
+    }
+}
+
+fn leaf_value(node: usize) -> i32 {
+    match node {
+        LEAF_P => -50,
+        LEAF_X => -5,
+        LEAF_Y => 10,
+        LEAF_Z => -20,
+        _ => 0,
+    }
+}
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Edge(u16);
+
+#[derive(Default)]
+struct Edges {
+    buf: [Edge; 2],
+    len: usize,
+}
+
+impl AsRef<[Edge]> for Edges {
+    fn as_ref(&self) -> &[Edge] {
+        &self.buf[..self.len]
+    }
+}
+
+impl AsMut<[Edge]> for Edges {
+    fn as_mut(&mut self) -> &mut [Edge] {
+        &mut self.buf[..self.len]
+    }
+}
+
+#[derive(Clone)]
+struct Graph {
+    path: Vec<usize>,
+}
+
+impl Graph {
+    fn new() -> Graph {
+        Graph { path: vec![T] }
+    }
+    fn node(&self) -> usize {
+        *self.path.last().expect("never empty")
+    }
+    fn white_to_move(&self) -> bool {
+        self.path.len() % 2 == 1
+    }
+}
+
+impl Game for Graph {
+    type Move = Edge;
+    type Moves = Edges;
+    const HISTORY_SIZE: usize = 16;
+
+    fn key(&self) -> u64 {
+        (self.node() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ u64::from(self.white_to_move())
+    }
+    fn key_extension(&self) -> u64 {
+        0
+    }
+    fn set_wide_keys(&mut self, _: bool) {}
+    fn ply(&self) -> usize {
+        self.path.len() - 1
+    }
+    fn reversible_plies(&self) -> u32 {
+        0
+    }
+    fn generate(&self, out: &mut Edges) {
+        out.len = 0;
+        for &to in edges(self.node()) {
+            out.buf[out.len] = Edge(to as u16 + 1);
+            out.len += 1;
+        }
+    }
+    fn generate_tactical(&self, out: &mut Edges) {
+        out.len = 0;
+    }
+    fn play(&mut self, m: Edge) {
+        self.path.push(usize::from(m.0) - 1);
+    }
+    fn undo(&mut self) {
+        self.path.pop();
+    }
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+    fn play_null(&mut self) {}
+    fn undo_null(&mut self) {}
+    fn zugzwang_unlikely(&self) -> bool {
+        false
+    }
+    fn evaluate(&self) -> i32 {
+        0
+    }
+    fn in_check(&self) -> bool {
+        false
+    }
+    fn draw(&self, _: usize) -> Option<Draw> {
+        // Same node with the same side to move earlier on the path.
+        let here = self.path.len() - 1;
+        let node = self.node();
+        (0..here)
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|i| self.path[i] == node)
+            .then_some(Draw::Repetition)
+    }
+    fn no_moves(&self) -> NoMoves {
+        let white = leaf_value(self.node());
+        NoMoves::Value(if self.white_to_move() { white } else { -white })
+    }
+    fn is_capture(&self, _: Edge) -> bool {
+        false
+    }
+    fn is_promotion(&self, _: Edge) -> bool {
+        false
+    }
+    fn mvv_lva(&self, _: Edge) -> i32 {
+        0
+    }
+    fn see(&self, _: Edge) -> i32 {
+        0
+    }
+    fn captured_value(&self, _: Edge) -> i32 {
+        0
+    }
+    fn is_recapture(&self, _: Edge) -> bool {
+        false
+    }
+    fn is_advanced_pawn_push(&self, _: Edge) -> bool {
+        false
+    }
+    fn encode(m: Edge) -> u16 {
+        m.0
+    }
+    fn decode(&self, packed: u16) -> Option<Edge> {
+        edges(self.node())
+            .iter()
+            .any(|&to| to as u16 + 1 == packed)
+            .then_some(Edge(packed))
+    }
+    fn history_index(&self, m: Edge) -> usize {
+        usize::from(m.0)
+    }
+    fn last_move_index(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// Exhaustive minimax with the repetition rule, no table: the true value.
+fn path_aware_value(game: &mut Graph) -> i32 {
+    if game.ply() > 0 && game.draw(0).is_some() {
+        return 0;
+    }
+    let mut moves = Edges::default();
+    game.generate(&mut moves);
+    if moves.len == 0 {
+        let NoMoves::Value(v) = game.no_moves() else {
+            unreachable!()
+        };
+        return v;
+    }
+    let mut best = i32::MIN;
+    for &m in moves.as_ref() {
+        game.play(m);
+        best = best.max(-path_aware_value(game));
+        game.undo();
+    }
+    best
+}
+
+fn root_value(ghi: GhiMode) -> i32 {
+    let config = SearchConfig {
+        tt: true,
+        ghi,
+        ..SearchConfig::exact_bare()
+    };
+    let mut searcher = Searcher::<Graph>::standalone(config, 1);
+    let result = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+    result.score
+}
+
+#[test]
+fn the_true_value_is_minus_five_by_s() {
+    assert_eq!(path_aware_value(&mut Graph::new()), -5);
+}
+
+#[test]
+fn a_naive_table_gets_the_graph_history_interaction_wrong() {
+    let value = root_value(GhiMode::Ignore);
+    assert_eq!(
+        value, 0,
+        "the naive table reuses X = 0 from the path through P"
+    );
+}
+
+#[test]
+fn marked_path_dependent_entries_give_the_true_value() {
+    assert_eq!(root_value(GhiMode::Mark), -5);
+}
+
+#[test]
+fn without_a_table_the_search_is_right_too() {
+    let mut searcher = Searcher::<Graph>::standalone(SearchConfig::exact_bare(), 1);
+    let result = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+    assert_eq!(result.score, -5);
+}
