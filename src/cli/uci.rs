@@ -1,7 +1,10 @@
-//! UCI mode (no subcommand).
+//! UCI mode (no subcommand): the protocol on stdin/stdout.
 
 use anyhow::Result;
+use horizon_uci::output::Output;
 
 pub fn run() -> Result<()> {
-    anyhow::bail!("UCI mode is not built yet (issue 4); try `horizon --help`")
+    let stdin = std::io::stdin();
+    horizon_uci::run(stdin.lock(), Output::stdout())?;
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! What bounds a search, and the shared control the front-end stops it with.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// Search limits. Several may be set; the first one reached stops the search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,11 +49,26 @@ impl Limits {
 }
 
 /// Shared by the front-end and every search thread.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
     /// Set by the main thread when it is done, to stop Lazy SMP helpers.
     helpers_stop: AtomicBool,
+    /// A deadline the front-end may set or move during the search (pondering turns into
+    /// a timed search at `ponderhit`), in milliseconds since `epoch`; `u64::MAX`: none.
+    deadline_ms: AtomicU64,
+    epoch: Instant,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            helpers_stop: AtomicBool::new(false),
+            deadline_ms: AtomicU64::new(u64::MAX),
+            epoch: Instant::now(),
+        }
+    }
 }
 
 impl SearchControl {
@@ -74,9 +89,26 @@ impl SearchControl {
         self.helpers_stop.load(Ordering::Relaxed)
     }
 
-    /// Clears the stop flags before a search.
+    /// Clears the stop flags and the deadline before a search.
     pub fn reset(&self) {
         self.stop.store(false, Ordering::Relaxed);
         self.helpers_stop.store(false, Ordering::Relaxed);
+        self.deadline_ms.store(u64::MAX, Ordering::Relaxed);
+    }
+
+    /// Sets (or moves) the time at which the main search thread aborts.
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        let ms = deadline.map_or(u64::MAX, |d| {
+            d.saturating_duration_since(self.epoch)
+                .as_millis()
+                .min(u128::from(u64::MAX - 1)) as u64
+        });
+        self.deadline_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Whether the front-end's deadline has passed.
+    pub fn deadline_passed(&self, now: Instant) -> bool {
+        let ms = self.deadline_ms.load(Ordering::Relaxed);
+        ms != u64::MAX && now.saturating_duration_since(self.epoch).as_millis() >= u128::from(ms)
     }
 }

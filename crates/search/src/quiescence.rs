@@ -36,7 +36,7 @@ impl<G: Game> Searcher<G> {
         let in_check = game.in_check();
         let use_tt = self.config.tt && self.config.qs_tt;
         let (hit, tt_move) = if use_tt {
-            match self.probe(game, alpha, beta, 0, ply) {
+            match self.probe(game, alpha, beta, 0, ply, false) {
                 Ok(probe) => (probe.hit, probe.tt_move),
                 Err(cutoff) => return cutoff,
             }

@@ -57,7 +57,7 @@ impl<G: Game> Searcher<G> {
         let alpha_orig = alpha;
         let in_check = game.in_check();
 
-        let probe = match self.probe(game, alpha, beta, depth, ply) {
+        let probe = match self.probe(game, alpha, beta, depth, ply, pv_node) {
             Ok(probe) => probe,
             Err(cutoff) => return cutoff,
         };
@@ -379,6 +379,7 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Probes the table: `Err(value)` is a cutoff, `Ok` what the node can use.
+    /// PV nodes of PVS take no cutoff, so the principal variation stays whole.
     #[inline]
     pub(crate) fn probe(
         &mut self,
@@ -387,6 +388,7 @@ impl<G: Game> Searcher<G> {
         beta: i32,
         depth: i32,
         ply: usize,
+        pv_node: bool,
     ) -> Result<Probe<G::Move>, i32> {
         if !self.config.tt {
             return Ok(Probe {
@@ -407,7 +409,8 @@ impl<G: Game> Searcher<G> {
             });
         };
         self.stats.tt_hits += 1;
-        if hit.depth >= depth {
+        let pv_guard = pv_node && self.config.algorithm == Algorithm::Pvs;
+        if hit.depth >= depth && !pv_guard {
             let value = score::from_table(hit.value, ply);
             let cuts = match hit.bound {
                 Bound::Exact => true,

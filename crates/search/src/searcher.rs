@@ -202,11 +202,11 @@ impl<G: Game> Searcher<G> {
         if nodes.is_multiple_of(CHECK_INTERVAL) {
             if self.control.is_stopped() || (!self.is_main && self.control.helpers_stopped()) {
                 self.stopped = true;
-            } else if let Some(deadline) = self.deadline
-                && self.is_main
-                && Instant::now() >= deadline
-            {
-                self.stopped = true;
+            } else if self.is_main {
+                let now = Instant::now();
+                if self.deadline.is_some_and(|d| now >= d) || self.control.deadline_passed(now) {
+                    self.stopped = true;
+                }
             }
         }
         self.stopped

@@ -1,0 +1,519 @@
+//! The engine controller: the state behind the protocol (position, options, table, search
+//! threads) and what each command does to it. Runs on the thread that reads stdin; searches
+//! run on a worker thread, so `isready`, `stop` and `quit` are answered at once.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+use horizon_chess::{CastlingMode, PackedMove, Position};
+use horizon_search::driver::MAX_DEPTH;
+use horizon_search::{Limits, SearchConfig, SearchControl, Searcher, TranspositionTable};
+use shakmaty::Position as _;
+
+use crate::options;
+use crate::output::Output;
+use crate::protocol::{Command, GoParams};
+use crate::time;
+use crate::worker::{self, Job, PonderState, Searchers, Signal};
+
+pub const ENGINE_NAME: &str = concat!("Horizon ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the Horizon developers";
+
+const DEFAULT_HASH_MIB: usize = 16;
+const MAX_HASH_MIB: usize = 65_536;
+const MAX_THREADS: usize = 256;
+const DEFAULT_OVERHEAD_MS: u64 = 30;
+
+/// Whether the protocol loop goes on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+struct Running {
+    handle: JoinHandle<Searchers>,
+    signals: Sender<Signal>,
+    ponder: Arc<PonderState>,
+    hard: Option<Duration>,
+    start: Instant,
+}
+
+/// The engine behind the protocol.
+pub struct Engine {
+    out: Output,
+    position: Position,
+    config: SearchConfig,
+    hash_mib: usize,
+    threads: usize,
+    ponder: bool,
+    chess960: bool,
+    move_overhead: Duration,
+    debug: bool,
+    tt: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
+    searchers: Option<Searchers>,
+    running: Option<Running>,
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let tt = Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB));
+        let control = Arc::new(SearchControl::default());
+        let config = SearchConfig::default();
+        let searchers = build_searchers(&config, 1, &tt, &control);
+        Engine {
+            out,
+            position: Position::startpos(),
+            config,
+            hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
+            ponder: false,
+            chess960: false,
+            move_overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+            debug: false,
+            tt,
+            control,
+            searchers: Some(searchers),
+            running: None,
+        }
+    }
+
+    /// Carries out one command.
+    pub fn handle(&mut self, command: Command) -> Flow {
+        self.reap();
+        match command {
+            Command::Uci => self.uci(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::Register | Command::Empty => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => self.new_game(),
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => self.go(&go),
+            Command::Stop => self.stop(),
+            Command::PonderHit => self.ponder_hit(),
+            Command::Quit => {
+                self.stop();
+                return Flow::Quit;
+            }
+            Command::Display => self.display(),
+            Command::Eval => {
+                let breakdown = horizon_chess::eval::breakdown(self.position.chess());
+                self.out.info_string(&breakdown.to_string());
+            }
+            Command::Invalid(reason) => self.out.info_string(&format!("error: {reason}")),
+            Command::Unknown(text) => self
+                .out
+                .info_string(&format!("unknown command '{}' ignored", truncate(&text))),
+        }
+        Flow::Continue
+    }
+
+    /// End of input: stop a search and let it print its move.
+    pub fn shutdown(&mut self) {
+        self.stop();
+    }
+
+    fn uci(&self) {
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        let o = &self.out;
+        o.line(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+        ));
+        o.line(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        o.line("option name Clear Hash type button");
+        o.line("option name Ponder type check default false");
+        o.line("option name MultiPV type spin default 1 min 1 max 256");
+        o.line(&format!(
+            "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"
+        ));
+        o.line("option name UCI_Chess960 type check default false");
+        let defaults = SearchConfig::default();
+        for option in options::SEARCH_OPTIONS {
+            o.line(&option.uci_line(&defaults));
+        }
+        o.line("uciok");
+    }
+
+    /// Joins a search thread that has finished (its `bestmove` is out).
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) {
+        if let Some(running) = self.running.take() {
+            match running.handle.join() {
+                Ok(searchers) => self.searchers = Some(searchers),
+                Err(_) => {
+                    // A panic in the search must not take the engine down: start afresh.
+                    self.out
+                        .info_string("error: the search thread failed; state reset");
+                    self.searchers = Some(build_searchers(
+                        &self.config,
+                        self.threads,
+                        &self.tt,
+                        &self.control,
+                    ));
+                }
+            }
+        }
+    }
+
+    fn busy(&self, what: &str) -> bool {
+        if self.running.is_some() {
+            self.out.info_string(&format!(
+                "error: {what} ignored while searching (send stop first)"
+            ));
+            true
+        } else {
+            false
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(running) = &self.running {
+            self.control.stop();
+            let _ = running.signals.send(Signal::Stop);
+            self.join();
+        }
+    }
+
+    fn ponder_hit(&mut self) {
+        let Some(running) = &self.running else {
+            return;
+        };
+        if !running.ponder.is_pondering() {
+            return;
+        }
+        let since_start = running.start.elapsed();
+        running.ponder.hit(since_start);
+        if let Some(hard) = running.hard {
+            self.control.set_deadline(Some(Instant::now() + hard));
+        }
+        let _ = running.signals.send(Signal::PonderHit);
+    }
+
+    fn new_game(&mut self) {
+        if self.busy("ucinewgame") {
+            return;
+        }
+        self.tt.clear();
+        if let Some(s) = self.searchers.as_mut() {
+            s.main.clear();
+            s.helpers.iter_mut().for_each(Searcher::clear);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if self.busy(&format!("setoption {name}")) {
+            return;
+        }
+        let value_text = value.unwrap_or("");
+        let spin = |min: i64, max: i64| -> Option<i64> {
+            value_text
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+        };
+        let bad = |expected: &str| {
+            self.out.info_string(&format!(
+                "error: option '{name}' value '{value_text}' is not {expected}; unchanged"
+            ))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match spin(1, MAX_HASH_MIB as i64) {
+                Some(mib) => {
+                    self.hash_mib = mib as usize;
+                    self.tt = Arc::new(TranspositionTable::new(self.hash_mib));
+                    self.rebuild();
+                }
+                None => bad(&format!("an integer from 1 to {MAX_HASH_MIB}")),
+            },
+            "threads" => match spin(1, MAX_THREADS as i64) {
+                Some(n) => {
+                    self.threads = n as usize;
+                    self.rebuild();
+                }
+                None => bad(&format!("an integer from 1 to {MAX_THREADS}")),
+            },
+            "clear hash" => self.tt.clear(),
+            "ponder" => match parse_bool(value_text) {
+                Some(on) => self.ponder = on,
+                None => bad("true or false"),
+            },
+            "multipv" => match spin(1, 256) {
+                Some(n) => self.set_config(|c| c.multipv = n as usize),
+                None => bad("an integer from 1 to 256"),
+            },
+            "move overhead" => match spin(0, 5000) {
+                Some(ms) => self.move_overhead = Duration::from_millis(ms as u64),
+                None => bad("an integer from 0 to 5000"),
+            },
+            "uci_chess960" => match parse_bool(value_text) {
+                Some(on) => {
+                    self.chess960 = on;
+                    let mode = if on {
+                        CastlingMode::Chess960
+                    } else {
+                        CastlingMode::Standard
+                    };
+                    self.position.set_castling_mode(mode);
+                }
+                None => bad("true or false"),
+            },
+            _ => match options::find(name) {
+                Some(option) => {
+                    let mut config = self.config.clone();
+                    match option.set(&mut config, value_text) {
+                        Ok(()) => self.set_config(|c| *c = config),
+                        Err(e) => self.out.info_string(&format!("error: {e}; unchanged")),
+                    }
+                }
+                None => self
+                    .out
+                    .info_string(&format!("error: no option named '{}'", truncate(name))),
+            },
+        }
+        if self.debug {
+            self.out
+                .info_string(&format!("option {name} = {value_text}"));
+        }
+    }
+
+    fn set_config(&mut self, change: impl FnOnce(&mut SearchConfig)) {
+        change(&mut self.config);
+        if let Some(s) = self.searchers.as_mut() {
+            s.main.config = self.config.clone();
+            for h in &mut s.helpers {
+                h.config = self.config.clone();
+            }
+        }
+    }
+
+    fn rebuild(&mut self) {
+        self.searchers = Some(build_searchers(
+            &self.config,
+            self.threads,
+            &self.tt,
+            &self.control,
+        ));
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mode = if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let parsed = match fen {
+            None => Ok(Position::startpos()),
+            Some(fen) => {
+                // Detect Chess960 rights (Shredder-FEN) even when the option is off, but
+                // write castling moves the way the GUI expects.
+                Position::from_fen(fen)
+            }
+        };
+        let mut position = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                self.out
+                    .info_string(&format!("error: {e}; position unchanged"));
+                return;
+            }
+        };
+        position.set_castling_mode(mode);
+        for (i, text) in moves.iter().enumerate() {
+            if text == "0000" {
+                if position.in_check() {
+                    self.out.info_string(&format!(
+                        "error: null move 0000 (move {}) while in check; position unchanged",
+                        i + 1
+                    ));
+                    return;
+                }
+                position.play_null();
+                continue;
+            }
+            if let Err(e) = position.play_uci(text) {
+                self.out
+                    .info_string(&format!("error: move {} {e}; position unchanged", i + 1));
+                return;
+            }
+        }
+        self.position = position;
+    }
+
+    fn go(&mut self, go: &GoParams) {
+        if self.busy("go") {
+            return;
+        }
+        if let Some(depth) = go.perft {
+            self.perft(depth);
+            return;
+        }
+        let Some(mut searchers) = self.searchers.take() else {
+            return;
+        };
+        let start = Instant::now();
+        let white = self.position.turn() == horizon_chess::Color::White;
+        let phase = game_phase(&self.position);
+        let timed = !go.infinite
+            && !(go.depth.is_some() || go.nodes.is_some() || go.mate.is_some())
+            || go.movetime.is_some()
+            || go.wtime.is_some()
+            || go.btime.is_some();
+        let plan = if go.infinite {
+            None
+        } else {
+            time::plan(go, white, phase, self.move_overhead).filter(|_| timed)
+        };
+        let mut limits = Limits {
+            depth: go.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: go.nodes.map(|n| n.max(1)),
+            mate: go.mate.filter(|&m| m > 0),
+            ..Limits::default()
+        };
+        if let Some(mate) = limits.mate {
+            limits.depth = Some(
+                limits
+                    .depth
+                    .unwrap_or(MAX_DEPTH)
+                    .min((2 * mate + 8).min(MAX_DEPTH)),
+            );
+        }
+        for text in &go.searchmoves {
+            match self.position.parse_uci(text) {
+                Ok(m) => limits.search_moves.push(PackedMove::new(m).0),
+                Err(e) => self
+                    .out
+                    .info_string(&format!("error: searchmoves: {e}; ignored")),
+            }
+        }
+        let pondering = go.ponder && !go.infinite;
+        self.control.reset();
+        if let Some(plan) = plan
+            && !pondering
+        {
+            self.control.set_deadline(Some(start + plan.hard));
+        }
+        for s in std::iter::once(&mut searchers.main).chain(searchers.helpers.iter_mut()) {
+            s.config = self.config.clone();
+        }
+        let (signals, receiver) = crossbeam_channel::unbounded();
+        let ponder = Arc::new(PonderState::new(pondering));
+        let job = Job {
+            position: self.position.clone(),
+            limits,
+            plan,
+            infinite: go.infinite,
+            ponder: ponder.clone(),
+            control: self.control.clone(),
+            signals: receiver,
+            out: self.out.clone(),
+            start,
+        };
+        match worker::spawn(searchers, job) {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    signals,
+                    ponder,
+                    hard: plan.map(|p| p.hard),
+                    start,
+                })
+            }
+            Err(e) => {
+                self.out
+                    .info_string(&format!("error: cannot start the search thread: {e}"));
+                self.rebuild();
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let start = Instant::now();
+        let split = horizon_chess::perft::divide(&mut self.position, depth.max(1));
+        let mut total = 0;
+        for (m, nodes) in &split {
+            self.out
+                .line(&format!("{}: {nodes}", self.position.uci(*m)));
+            total += nodes;
+        }
+        let ms = start.elapsed().as_millis().max(1);
+        self.out.line(&format!(
+            "\nNodes searched: {total} ({} knps)",
+            u128::from(total) / ms
+        ));
+    }
+
+    fn display(&self) {
+        let board = self.position.chess().board();
+        let mut text = String::new();
+        for rank in (0..8u32).rev() {
+            text.push_str(" +---+---+---+---+---+---+---+---+\n |");
+            for file in 0..8u32 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = board.piece_at(sq).map_or(' ', |p| p.char());
+                text.push_str(&format!(" {c} |"));
+            }
+            text.push_str(&format!(" {}\n", rank + 1));
+        }
+        text.push_str(" +---+---+---+---+---+---+---+---+\n   a   b   c   d   e   f   g   h\n");
+        for line in text.lines() {
+            self.out.line(line);
+        }
+        self.out.line(&format!("Fen: {}", self.position.fen()));
+        self.out.line(&format!("Key: {:016X}", self.position.key()));
+    }
+}
+
+fn build_searchers(
+    config: &SearchConfig,
+    threads: usize,
+    tt: &Arc<TranspositionTable>,
+    control: &Arc<SearchControl>,
+) -> Searchers {
+    Searchers {
+        main: Searcher::new(config.clone(), tt.clone(), control.clone()),
+        helpers: (1..threads)
+            .map(|_| Searcher::new(config.clone(), tt.clone(), control.clone()))
+            .collect(),
+    }
+}
+
+/// 24 with all minor and major pieces on the board, 0 with none.
+fn game_phase(position: &Position) -> u32 {
+    let board = position.chess().board();
+    let phase = (board.knights() | board.bishops()).count()
+        + 2 * board.rooks().count()
+        + 4 * board.queens().count();
+    (phase as u32).min(24)
+}
+
+fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(80).collect()
+}

@@ -1,0 +1,211 @@
+//! Time management: how long to think, from the clock.
+//!
+//! The dynamic scheme of the course project: estimate the moves still to play from the game
+//! phase (more in the opening, fewer in the endgame, or `movestogo` when given), give each
+//! the time left divided by that number plus most of the increment, and cap it. A soft limit
+//! stops the search between iterations (an iteration is not started that probably cannot
+//! finish); a hard limit aborts it. During the search the soft limit grows when the best move
+//! changes or the score drops, and shrinks when the best move is stable.
+
+use std::time::Duration;
+
+use crate::protocol::GoParams;
+
+/// The time budget of one move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimePlan {
+    /// Target: no new iteration once it is (nearly) used up.
+    pub soft: Duration,
+    /// Never think longer than this.
+    pub hard: Duration,
+}
+
+/// The plan for `go`, or `None` when the search is not timed (depth, nodes, mate,
+/// infinite). `phase` is 24 for a full middlegame down to 0 for bare kings; `white` is the
+/// side to move.
+pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Option<TimePlan> {
+    if let Some(movetime) = go.movetime {
+        let movetime = Duration::from_millis(movetime.max(1) as u64);
+        // Keep the overhead clear, but never drop below half the time given.
+        let budget = movetime
+            .saturating_sub(overhead)
+            .max(movetime / 2)
+            .max(Duration::from_millis(1));
+        return Some(TimePlan {
+            soft: budget,
+            hard: budget,
+        });
+    }
+    let (time, increment) = if white {
+        (go.wtime, go.winc)
+    } else {
+        (go.btime, go.binc)
+    };
+    let time = Duration::from_millis(time?.max(0) as u64);
+    let increment = Duration::from_millis(increment.unwrap_or(0).max(0) as u64);
+    let left = time.saturating_sub(overhead).max(Duration::from_millis(1));
+    let moves_left = match go.movestogo {
+        Some(n) if n > 0 => n.min(60),
+        _ => 16 + 24 * phase.min(24) / 24, // 40 in the opening, 16 in a bare endgame
+    };
+    let share = left / moves_left + increment * 3 / 4;
+    // With a few moves to the control, do not risk more than the share of the last one.
+    let soft = share.min(left * 2 / 5);
+    let hard = (share * 4).min(left * 3 / 4).max(soft);
+    Some(TimePlan { soft, hard })
+}
+
+/// Adjusts the soft limit during a search.
+pub struct TimeManager {
+    plan: TimePlan,
+    last_best: Option<String>,
+    last_score: Option<i32>,
+    stable_iterations: u32,
+    scale: f64,
+}
+
+impl TimeManager {
+    pub fn new(plan: TimePlan) -> TimeManager {
+        TimeManager {
+            plan,
+            last_best: None,
+            last_score: None,
+            stable_iterations: 0,
+            scale: 1.0,
+        }
+    }
+
+    /// After an iteration: whether to stop now, given the time used so far.
+    pub fn stop_after_iteration(&mut self, elapsed: Duration, best: &str, score: i32) -> bool {
+        let changed = self.last_best.as_deref().is_some_and(|b| b != best);
+        let dropped = self.last_score.is_some_and(|s| score < s - 30);
+        self.stable_iterations = if changed {
+            0
+        } else {
+            self.stable_iterations + 1
+        };
+        self.scale = if changed {
+            (self.scale * 1.5).min(2.5)
+        } else if dropped {
+            (self.scale * 1.3).min(2.5)
+        } else if self.stable_iterations >= 4 {
+            (self.scale * 0.9).max(0.6)
+        } else {
+            self.scale
+        };
+        self.last_best = Some(best.to_owned());
+        self.last_score = Some(score);
+        let target = self.plan.soft.mul_f64(self.scale).min(self.plan.hard);
+        // The next iteration takes about as long as all before it: start it only if it can
+        // finish near the target.
+        elapsed >= target.mul_f64(0.55)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(wtime: i64, winc: i64, movestogo: Option<u32>) -> GoParams {
+        GoParams {
+            wtime: Some(wtime),
+            btime: Some(wtime),
+            winc: Some(winc),
+            binc: Some(winc),
+            movestogo,
+            ..GoParams::default()
+        }
+    }
+
+    #[test]
+    fn never_more_than_the_clock_allows() {
+        let overhead = Duration::from_millis(30);
+        for (ms, inc, mtg) in [
+            (60_000, 0, None),
+            (1_000, 20, None),
+            (100, 0, None),
+            (50, 0, Some(1)),
+            (-20, 0, None),
+            (10, 1000, None),
+        ] {
+            let plan = plan(&go(ms, inc, mtg), true, 24, overhead).expect("timed");
+            let available = Duration::from_millis(ms.max(0) as u64)
+                .saturating_sub(overhead)
+                .max(Duration::from_millis(1));
+            assert!(plan.soft <= plan.hard, "{ms}");
+            assert!(
+                plan.hard <= available.max(Duration::from_millis(1)),
+                "{ms}+{inc}: {plan:?} > {available:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn more_time_in_the_opening_share_than_the_endgame_moves() {
+        let overhead = Duration::ZERO;
+        let opening = plan(&go(60_000, 0, None), true, 24, overhead).expect("timed");
+        let endgame = plan(&go(60_000, 0, None), true, 0, overhead).expect("timed");
+        assert_eq!(opening.soft, Duration::from_millis(1_500));
+        assert_eq!(endgame.soft, Duration::from_millis(3_750));
+        let with_mtg = plan(&go(60_000, 0, Some(10)), true, 24, overhead).expect("timed");
+        assert_eq!(with_mtg.soft, Duration::from_millis(6_000));
+    }
+
+    #[test]
+    fn movetime_and_untimed() {
+        let p = plan(
+            &GoParams {
+                movetime: Some(1000),
+                ..GoParams::default()
+            },
+            true,
+            24,
+            Duration::from_millis(30),
+        )
+        .expect("timed");
+        assert_eq!(p.hard, Duration::from_millis(970));
+        assert!(
+            plan(
+                &GoParams {
+                    depth: Some(5),
+                    ..GoParams::default()
+                },
+                true,
+                24,
+                Duration::ZERO
+            )
+            .is_none()
+        );
+        assert!(
+            plan(
+                &GoParams {
+                    wtime: Some(5),
+                    ..GoParams::default()
+                },
+                false,
+                24,
+                Duration::ZERO
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn unstable_best_moves_earn_more_time() {
+        let p = TimePlan {
+            soft: Duration::from_millis(1000),
+            hard: Duration::from_millis(4000),
+        };
+        let mut stable = TimeManager::new(p);
+        let mut unstable = TimeManager::new(p);
+        let t = Duration::from_millis(700);
+        let moves = ["e2e4", "d2d4", "c2c4", "g1f3"];
+        let mut stable_stop = false;
+        let mut unstable_stop = false;
+        for (i, m) in moves.iter().enumerate() {
+            stable_stop = stable.stop_after_iteration(t, "e2e4", 20);
+            unstable_stop = unstable.stop_after_iteration(t, m, 20 - i as i32 * 40);
+        }
+        assert!(stable_stop && !unstable_stop);
+    }
+}

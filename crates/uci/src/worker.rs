@@ -1,0 +1,163 @@
+//! The search worker: runs iterative deepening on its own thread, prints `info` lines as
+//! iterations finish, and `bestmove` when done. In `go infinite` and `go ponder` the
+//! `bestmove` waits for `stop` or `ponderhit`, which arrive through a crossbeam channel.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Receiver;
+use horizon_chess::{CastlingMode, Move, Position};
+use horizon_search::threads::{SEARCH_STACK_BYTES, search_smp};
+use horizon_search::{Control, Iteration, Limits, Observer, SearchControl, Searcher};
+use shakmaty::uci::UciMove;
+
+use crate::output::{Output, currmove_line, info_line};
+use crate::time::{TimeManager, TimePlan};
+
+/// Messages to a running search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Signal {
+    Stop,
+    PonderHit,
+}
+
+/// The search threads' state, kept between searches (ordering tables, table handle).
+pub struct Searchers {
+    pub main: Searcher<Position>,
+    pub helpers: Vec<Searcher<Position>>,
+}
+
+/// Shared between the protocol loop and a pondering search.
+#[derive(Default)]
+pub struct PonderState {
+    pondering: AtomicBool,
+    /// When `ponderhit` arrived, in ms after the search started (`u64::MAX`: not yet).
+    hit_ms: AtomicU64,
+}
+
+impl PonderState {
+    pub fn new(pondering: bool) -> PonderState {
+        PonderState {
+            pondering: AtomicBool::new(pondering),
+            hit_ms: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// `ponderhit`: the search now plays for real, on the clock from `now`.
+    pub fn hit(&self, since_start: Duration) {
+        self.hit_ms
+            .store(since_start.as_millis() as u64, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+}
+
+/// What one `go` asks for.
+pub struct Job {
+    pub position: Position,
+    pub limits: Limits,
+    pub plan: Option<TimePlan>,
+    pub infinite: bool,
+    pub ponder: Arc<PonderState>,
+    pub control: Arc<SearchControl>,
+    pub signals: Receiver<Signal>,
+    pub out: Output,
+    pub start: Instant,
+}
+
+/// Prints iterations and decides, with the time manager, when to stop.
+struct UciObserver {
+    out: Output,
+    mode: CastlingMode,
+    time: Option<TimeManager>,
+    infinite: bool,
+    ponder: Arc<PonderState>,
+    start: Instant,
+}
+
+impl UciObserver {
+    fn uci(&self, m: Move) -> String {
+        UciMove::from_move(m, self.mode).to_string()
+    }
+}
+
+impl Observer<Move> for UciObserver {
+    fn iteration(&mut self, report: &Iteration<'_, Move>) -> Control {
+        let pv: Vec<String> = report.line.moves.iter().map(|&m| self.uci(m)).collect();
+        self.out.line(&info_line(report, &pv));
+        // Time decisions are taken once per iteration, on the first line.
+        if self.infinite || report.multipv != 1 {
+            return Control::Continue;
+        }
+        let Some(time) = self.time.as_mut() else {
+            return Control::Continue;
+        };
+        if self.ponder.is_pondering() {
+            return Control::Continue;
+        }
+        // After a ponderhit the clock runs from the hit.
+        let hit = self.ponder.hit_ms.load(Ordering::Relaxed);
+        let elapsed = if hit == u64::MAX {
+            self.start.elapsed()
+        } else {
+            self.start
+                .elapsed()
+                .saturating_sub(Duration::from_millis(hit))
+        };
+        let best = pv.first().cloned().unwrap_or_default();
+        if time.stop_after_iteration(elapsed, &best, report.line.score) {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+
+    fn root_move(&mut self, depth: u32, m: Move, number: usize, elapsed: Duration) {
+        let uci = self.uci(m);
+        self.out.line(&currmove_line(depth, &uci, number, elapsed));
+    }
+}
+
+/// Starts a search thread; it hands the searchers back when `bestmove` has been printed.
+pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<Searchers>> {
+    std::thread::Builder::new()
+        .name("horizon-search".into())
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn(move || {
+            let mode = job.position.castling_mode();
+            let mut observer = UciObserver {
+                out: job.out.clone(),
+                mode,
+                time: job.plan.map(TimeManager::new),
+                infinite: job.infinite,
+                ponder: job.ponder.clone(),
+                start: job.start,
+            };
+            let Searchers { main, helpers } = &mut searchers;
+            let result = search_smp(main, helpers, &job.position, &job.limits, &mut observer);
+            // The spec: in infinite and ponder mode, bestmove only after stop or ponderhit.
+            if (job.infinite || job.ponder.is_pondering()) && !job.control.is_stopped() {
+                let _ = job.signals.recv();
+            }
+            let line = match result.best_move {
+                None => "bestmove (none)".to_owned(),
+                Some(best) => {
+                    let best_text = UciMove::from_move(best, mode).to_string();
+                    match result.ponder_move {
+                        Some(p) => format!(
+                            "bestmove {best_text} ponder {}",
+                            UciMove::from_move(p, mode)
+                        ),
+                        None => format!("bestmove {best_text}"),
+                    }
+                }
+            };
+            job.out.line(&line);
+            searchers
+        })
+}
