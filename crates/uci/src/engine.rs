@@ -3,6 +3,7 @@
 //! run on a worker thread, so `isready`, `stop` and `quit` are answered at once.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,7 @@ pub enum Flow {
 
 struct Running {
     handle: JoinHandle<Searchers>,
+    finished: Arc<AtomicBool>,
     signals: Sender<Signal>,
     ponder: Arc<PonderState>,
     hard: Option<Duration>,
@@ -141,12 +143,13 @@ impl Engine {
         o.line("uciok");
     }
 
-    /// Joins a search thread that has finished (its `bestmove` is out).
+    /// Joins a search thread that has finished or is printing its `bestmove` (a GUI sends
+    /// the next `go` as soon as it reads it; the join then takes microseconds).
     fn reap(&mut self) {
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+            .is_some_and(|r| r.finished.load(Ordering::Acquire) || r.handle.is_finished())
         {
             self.join();
         }
@@ -414,7 +417,9 @@ impl Engine {
         }
         let (signals, receiver) = crossbeam_channel::unbounded();
         let ponder = Arc::new(PonderState::new(pondering));
+        let finished = Arc::new(AtomicBool::new(false));
         let job = Job {
+            finished: finished.clone(),
             position: self.position.clone(),
             limits,
             plan,
@@ -429,6 +434,7 @@ impl Engine {
             Ok(handle) => {
                 self.running = Some(Running {
                     handle,
+                    finished,
                     signals,
                     ponder,
                     hard: plan.map(|p| p.hard),

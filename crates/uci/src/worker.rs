@@ -59,6 +59,8 @@ impl PonderState {
 
 /// What one `go` asks for.
 pub struct Job {
+    /// Set just before `bestmove` is printed: the thread is about to hand its state back.
+    pub finished: Arc<AtomicBool>,
     pub position: Position,
     pub limits: Limits,
     pub plan: Option<TimePlan>,
@@ -157,6 +159,7 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
                     }
                 }
             };
+            job.finished.store(true, Ordering::Release);
             job.out.line(&line);
             searchers
         })

@@ -1,0 +1,539 @@
+//! The `horizon` binary over pipes, as a GUI drives it: every command, every `go` form,
+//! latencies of `stop`, `isready` and `quit`, bad input, and the guards around
+//! vampirc-uci's defects. Every `bestmove` is checked legal with shakmaty.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// Engine tests run one at a time: the latency assertions should not measure the other
+/// tests' searches competing for the two cores.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+struct Engine {
+    _serial: std::sync::MutexGuard<'static, ()>,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let serial = SERIAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_horizon"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("horizon starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            _serial: serial,
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").expect("engine reads");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The first line (from now) for which `wanted` holds, and how long it took.
+    fn wait_for(
+        &mut self,
+        wanted: impl Fn(&str) -> bool,
+        timeout: Duration,
+    ) -> Option<(String, Duration)> {
+        let start = Instant::now();
+        loop {
+            let left = timeout.checked_sub(start.elapsed())?;
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if wanted(&line) {
+                        return Some((line, start.elapsed()));
+                    }
+                }
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    fn expect(&mut self, prefix: &str, timeout: Duration) -> (String, Duration) {
+        self.wait_for(|l| l.starts_with(prefix), timeout)
+            .unwrap_or_else(|| panic!("no '{prefix}' within {timeout:?}; seen {:?}", self.tail()))
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.expect("readyok", Duration::from_secs(5));
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> (String, Duration) {
+        let (line, took) = self.expect("bestmove", timeout);
+        let mv = line
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_owned();
+        (mv, took)
+    }
+
+    fn tail(&self) -> Vec<String> {
+        self.seen.iter().rev().take(8).cloned().collect()
+    }
+
+    /// Lines seen so far that start with `prefix`.
+    fn seen_with(&self, prefix: &str) -> Vec<String> {
+        self.seen
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .cloned()
+            .collect()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn position_after(fen: Option<&str>, moves: &[&str], mode: CastlingMode) -> Chess {
+    let mut pos: Chess = match fen {
+        None => Chess::default(),
+        Some(fen) => Fen::from_ascii(fen.as_bytes())
+            .expect("fen")
+            .into_position(mode)
+            .expect("legal"),
+    };
+    for m in moves {
+        let m = UciMove::from_ascii(m.as_bytes())
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal");
+        pos.play_unchecked(m);
+    }
+    pos
+}
+
+fn assert_legal(pos: &Chess, uci: &str, mode: CastlingMode) {
+    let m = UciMove::from_ascii(uci.as_bytes()).unwrap_or_else(|_| panic!("'{uci}' is not UCI"));
+    let m = m
+        .to_move(pos)
+        .unwrap_or_else(|_| panic!("'{uci}' is illegal"));
+    if m.is_castle() && mode == CastlingMode::Standard {
+        assert!(
+            ["e1g1", "e1c1", "e8g8", "e8c8"].contains(&uci),
+            "castling as king two squares: {uci}"
+        );
+    }
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 5 * SECOND);
+    let options = e.seen_with("option name");
+    for name in [
+        "Hash",
+        "Threads",
+        "Clear Hash",
+        "Ponder",
+        "MultiPV",
+        "Move Overhead",
+        "UCI_Chess960",
+        "NullMove",
+        "NullMoveR",
+        "LMR",
+        "PreSearch",
+        "PreSearchRisk",
+        "TTReplacement",
+        "Aspiration",
+        "Killers",
+        "History",
+        "ETC",
+    ] {
+        assert!(
+            options
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type"))),
+            "{name}"
+        );
+    }
+    assert!(e.seen_with("id name Horizon").len() == 1);
+    e.ready();
+}
+
+#[test]
+fn every_go_form_gives_a_legal_move_in_time() {
+    let mut e = Engine::start();
+    let moves = ["e2e4", "c7c5", "g1f3", "d7d6"];
+    let pos = position_after(None, &moves, CastlingMode::Standard);
+    let forms: [(&str, Duration); 6] = [
+        ("go depth 6", 30 * SECOND),
+        ("go nodes 30000", 30 * SECOND),
+        ("go movetime 300", Duration::from_millis(600)),
+        (
+            "go wtime 3000 btime 3000 winc 50 binc 50",
+            Duration::from_millis(3000),
+        ),
+        (
+            "go wtime 2000 btime 2000 movestogo 3",
+            Duration::from_millis(2000),
+        ),
+        ("go btime 100 wtime 100", Duration::from_millis(100)),
+    ];
+    for (go, limit) in forms {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send(go);
+        let (best, took) = e.bestmove(limit + SECOND);
+        assert!(took <= limit, "{go}: {took:?}");
+        assert_legal(&pos, &best, CastlingMode::Standard);
+    }
+    // searchmoves restricts the root.
+    e.send("position startpos");
+    e.send("go depth 5 searchmoves a2a3 h2h3");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert!(best == "a2a3" || best == "h2h3", "{best}");
+}
+
+#[test]
+fn depth_and_nodes_are_obeyed() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 7");
+    e.bestmove(30 * SECOND);
+    let depths: Vec<u32> = e
+        .seen_with("info depth")
+        .iter()
+        .filter_map(|l| l.split_whitespace().nth(2)?.parse().ok())
+        .collect();
+    assert_eq!(depths.iter().max(), Some(&7));
+    e.send("go nodes 5000");
+    e.bestmove(30 * SECOND);
+    let last = e
+        .seen_with("info depth")
+        .last()
+        .cloned()
+        .unwrap_or_default();
+    let nodes: u64 = last
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX);
+    assert!(nodes <= 5000, "{last}");
+}
+
+#[test]
+fn mate_search_reports_the_mate() {
+    let mut e = Engine::start();
+    e.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    e.send("go mate 2");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_eq!(best, "g3g6");
+    assert!(
+        e.seen_with("info depth")
+            .iter()
+            .any(|l| l.contains("score mate 2 "))
+    );
+}
+
+#[test]
+fn infinite_waits_for_stop_and_stop_is_fast() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    // currmove lines after the first second, spelled as the spec says (vampirc defect e).
+    let (line, _) = e
+        .wait_for(
+            |l| l.contains(" currmovenumber ") || l.starts_with("bestmove"),
+            10 * SECOND,
+        )
+        .expect("currmove within 10 s");
+    assert!(
+        line.contains(" currmove ") && !line.starts_with("bestmove"),
+        "{line}"
+    );
+    e.send("isready");
+    let (_, ready) = e.expect("readyok", SECOND);
+    assert!(
+        ready <= Duration::from_millis(50),
+        "isready during search took {ready:?}"
+    );
+    e.send("stop");
+    let (best, took) = e.bestmove(SECOND);
+    assert!(took <= Duration::from_millis(50), "stop took {took:?}");
+    assert_legal(&Chess::default(), &best, CastlingMode::Standard);
+    // Repeated stop is harmless.
+    e.send("stop");
+    e.send("stop");
+    e.ready();
+}
+
+#[test]
+fn infinite_search_that_ends_still_waits_for_stop() {
+    let mut e = Engine::start();
+    e.send("position fen 7k/8/5KQ1/8/8/8/8/8 w - - 0 1"); // mate in 1: the search ends at once
+    e.send("go infinite depth 3");
+    assert!(
+        e.wait_for(|l| l.starts_with("bestmove"), Duration::from_millis(500))
+            .is_none()
+    );
+    e.send("stop");
+    e.bestmove(SECOND);
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    // vampirc defect a: the ponder flag survives the clock parameters.
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    assert!(
+        e.wait_for(|l| l.starts_with("bestmove"), Duration::from_millis(600))
+            .is_none(),
+        "pondering"
+    );
+    e.send("ponderhit");
+    let pos = position_after(None, &["e2e4"], CastlingMode::Standard);
+    let (best, took) = e.bestmove(3 * SECOND);
+    assert!(took < 2 * SECOND, "{took:?}");
+    assert_legal(&pos, &best, CastlingMode::Standard);
+    // A ponder search stopped by `stop` still answers.
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (best, _) = e.bestmove(SECOND);
+    assert_legal(&pos, &best, CastlingMode::Standard);
+}
+
+#[test]
+fn quit_during_a_search_exits_at_once() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    e.send("quit");
+    loop {
+        if e.child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        assert!(
+            start.elapsed() <= Duration::from_millis(100),
+            "still running after quit"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn bad_input_never_hurts() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    for garbage in [
+        "xboard",
+        "protover 2",
+        "hello world",
+        "",
+        "   ",
+        "go banana",
+        "position",
+        "position fen",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/ppp w",
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 e7e5 zz99",
+        "setoption name Hash value -5",
+        "setoption name Hash value lots",
+        "setoption name NoSuchOption value 1",
+        "setoption name Threads value 100000",
+        "setoption name NullMove value maybe",
+        "setoption",
+        "go depth -3 nodes -1",
+        "debug on",
+        "debug off",
+        "register later",
+        "\u{0}\u{1}\u{7f}",
+    ] {
+        e.send(garbage);
+    }
+    e.ready();
+    // The last valid position stands.
+    e.send("d");
+    let (fen, _) = e.expect("Fen:", 5 * SECOND);
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert!(
+        e.seen_with("info string error").len() >= 10,
+        "errors are explained: {:?}",
+        e.seen_with("info string")
+    );
+    // Negative or absurd clocks still give a legal move, quickly.
+    let pos = position_after(None, &["e2e4"], CastlingMode::Standard);
+    e.send("go wtime -100 btime -100");
+    let (best, _) = e.bestmove(5 * SECOND);
+    assert_legal(&pos, &best, CastlingMode::Standard);
+    e.send("go wtime 99999999999 btime 99999999999 movestogo 0 movetime 50");
+    let (best, _) = e.bestmove(5 * SECOND);
+    assert_legal(&pos, &best, CastlingMode::Standard);
+    // vampirc defect b: depth 300 does not panic.
+    e.send("go depth 300");
+    std::thread::sleep(Duration::from_millis(100));
+    // position while searching is refused, the search goes on.
+    e.send("position startpos moves d2d4");
+    e.send("ucinewgame");
+    e.send("isready");
+    e.expect("readyok", SECOND);
+    e.send("stop");
+    let (best, _) = e.bestmove(SECOND);
+    assert_legal(&pos, &best, CastlingMode::Standard);
+    e.send("d");
+    let (fen, _) = e.expect("Fen:", 5 * SECOND);
+    assert!(
+        fen.contains(" b KQkq"),
+        "position unchanged by commands during the search: {fen}"
+    );
+}
+
+#[test]
+fn go_before_position_searches_the_start_position() {
+    let mut e = Engine::start();
+    e.send("go depth 4");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_legal(&Chess::default(), &best, CastlingMode::Standard);
+}
+
+#[test]
+fn a_ten_thousand_ply_game_is_accepted() {
+    let mut e = Engine::start();
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = cycle.iter().copied().cycle().take(10_000).collect();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go depth 4");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_legal(&Chess::default(), &best, CastlingMode::Standard);
+}
+
+#[test]
+fn null_moves_in_position_and_searchmoves() {
+    let mut e = Engine::start();
+    // vampirc defect d: 0000 is a null move, not silently dropped.
+    e.send("position startpos moves e2e4 0000 d2d4");
+    e.send("d");
+    let (fen, _) = e.expect("Fen:", 5 * SECOND);
+    assert!(
+        fen.starts_with("Fen: rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b"),
+        "{fen}"
+    );
+    e.send("go depth 3 searchmoves 0000 a7a6");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_eq!(best, "a7a6");
+}
+
+#[test]
+fn castling_notation_standard_and_chess960() {
+    let mut e = Engine::start();
+    // Standard: e1g1 is castling; the king move is reported the same way.
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
+    e.send("d");
+    let (fen, _) = e.expect("Fen:", 5 * SECOND);
+    assert!(fen.contains("RNBQ1RK1 b kq"), "{fen}");
+    // Only castling is legal: it is written e1g1.
+    e.send("position fen 4k3/8/8/8/8/8/3PPPPP/3QK2R w K - 0 1");
+    e.send("go depth 6 searchmoves e1g1");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_eq!(best, "e1g1");
+    // Chess960 with Shredder-FEN castling rights (vampirc defect c): king takes rook.
+    e.send("setoption name UCI_Chess960 value true");
+    let fen960 = "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1";
+    e.send(&format!("position fen {fen960} moves b1c1"));
+    e.send("d");
+    let (after, _) = e.expect("Fen:", 5 * SECOND);
+    assert!(
+        after.contains("R4RK1 b kq"),
+        "castled king-takes-rook: {after}"
+    );
+    e.send(&format!("position fen {fen960}"));
+    e.send("go depth 4 searchmoves b1c1");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_eq!(best, "b1c1");
+}
+
+#[test]
+fn multipv_reports_several_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 6");
+    e.bestmove(30 * SECOND);
+    let at_depth_6: Vec<String> = e.seen_with("info depth 6 ");
+    for k in 1..=3 {
+        assert!(
+            at_depth_6
+                .iter()
+                .any(|l| l.contains(&format!(" multipv {k} "))),
+            "multipv {k}: {at_depth_6:?}"
+        );
+    }
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = Engine::start();
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 5");
+    let (best, _) = e.bestmove(5 * SECOND);
+    assert_eq!(best, "(none)");
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"); // checkmated
+    e.send("go movetime 100");
+    let (best, _) = e.bestmove(5 * SECOND);
+    assert_eq!(best, "(none)");
+}
+
+#[test]
+fn options_take_effect_before_readyok() {
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 64");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name NullMove value false");
+    e.send("setoption name TTReplacement value two-tier");
+    e.send("ucinewgame");
+    e.ready();
+    e.send("position startpos");
+    e.send("go depth 6");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_legal(&Chess::default(), &best, CastlingMode::Standard);
+}
