@@ -152,3 +152,57 @@ fn searches_are_deterministic_on_chess() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn presearch_and_etc_run_on_transposition_rich_endgames() {
+    let (fen, _, _) = suite_entry("Fine 70");
+    let config = SearchConfig {
+        presearch: true,
+        etc: true,
+        ..SearchConfig::default()
+    };
+    let mut pos = Position::from_epd(&fen).expect("valid");
+    let result = search(&mut pos, config, &Limits::depth(18));
+    let s = &result.stats;
+    println!("{s}");
+    assert!(
+        s.presearches > 0,
+        "king walks transpose at different depths"
+    );
+    assert!(s.presearch_reused <= s.tt_cutoffs);
+    assert!(s.etc_probes > 0 && s.etc_cutoffs <= s.etc_probes);
+    assert_eq!(
+        result.best_move.map(|m| pos.uci(m)).as_deref(),
+        Some("a1b1")
+    );
+}
+
+#[test]
+fn lazy_smp_threads_share_the_table_and_return_a_legal_move() {
+    use horizon_search::threads::search_smp;
+    use horizon_search::{SearchControl, TranspositionTable};
+    use std::sync::Arc;
+    let tt = Arc::new(TranspositionTable::new(16));
+    let control = Arc::new(SearchControl::default());
+    let config = SearchConfig::default();
+    let mut main = Searcher::<Position>::new(config.clone(), tt.clone(), control.clone());
+    let mut helpers: Vec<_> = (0..2)
+        .map(|_| Searcher::<Position>::new(config.clone(), tt.clone(), control.clone()))
+        .collect();
+    let (fen, _, _) = suite_entry("WAC.003");
+    let pos = Position::from_epd(&fen).expect("valid");
+    let result = search_smp(
+        &mut main,
+        &mut helpers,
+        &pos,
+        &Limits::depth(9),
+        &mut Silent,
+    );
+    let best = result.best_move.expect("a move");
+    assert!(pos.moves().contains(&best));
+    assert_eq!(result.depth, 9);
+    assert!(
+        result.stats.total_nodes() > main.stats().total_nodes(),
+        "helpers searched too"
+    );
+}
