@@ -537,3 +537,30 @@ fn options_take_effect_before_readyok() {
     let (best, _) = e.bestmove(30 * SECOND);
     assert_legal(&Chess::default(), &best, CastlingMode::Standard);
 }
+
+/// The latency figures of the issue: 100 searches, each answered `isready` and then stopped.
+/// A measurement, not a check: run with `--ignored --nocapture`.
+#[test]
+#[ignore]
+fn latency_figures() {
+    let mut e = Engine::start();
+    let (mut ready, mut stop) = (Vec::new(), Vec::new());
+    for i in 0..100u64 {
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50 + (i * 37) % 200));
+        e.send("isready");
+        ready.push(e.expect("readyok", SECOND).1);
+        e.send("stop");
+        stop.push(e.bestmove(SECOND).1);
+    }
+    for (name, mut v) in [("isready->readyok", ready), ("stop->bestmove", stop)] {
+        v.sort();
+        println!(
+            "{name}: median {:?} worst {:?} over {}",
+            v[v.len() / 2],
+            v[v.len() - 1],
+            v.len()
+        );
+    }
+}
