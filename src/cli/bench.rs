@@ -15,7 +15,7 @@ use horizon_uci::options;
 pub const BENCH_EPD: &str = include_str!("../../epd/bench.epd");
 
 /// Depth of `horizon bench` without arguments.
-pub const DEFAULT_DEPTH: u32 = 11;
+pub const DEFAULT_DEPTH: u32 = 10;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
