@@ -114,7 +114,7 @@ impl<G: Game> MovePicker<G> {
         self.len = moves.len().min(MAX_MOVES);
         for (i, &m) in moves[..self.len].iter().enumerate() {
             self.scores[i] = if Some(m) != self.tt_move {
-                score_move(game, m, &self.hints, config, history)
+                score_move(game, m, &self.hints, config, history, self.tactical_only)
             } else if self.tt_given {
                 i32::MIN // tried already: skipped when picked
             } else {
@@ -227,15 +227,19 @@ fn score_move<G: Game>(
     hints: &Hints,
     config: &SearchConfig,
     history: &History,
+    quiescence: bool,
 ) -> i32 {
     // Encoding costs a little: only moves that may match a hint are encoded.
     if config.refutation && hints.refutation != 0 && G::encode(m) == hints.refutation {
         return REFUTATION;
     }
     let tactical = game.is_capture(m) || game.is_promotion(m);
-    if tactical && config.knowledge {
+    // Quiescence always takes captures in MVV-LVA order: unordered, it explodes, and a
+    // quiescence search is part of even the barest alpha-beta. The knowledge heuristic
+    // adds that order (and SEE) to the main search.
+    if tactical && (config.knowledge || quiescence) {
         let order = game.mvv_lva(m).clamp(0, 99_999);
-        let winning = !config.knowledge_see || game.see_ge(m, 0);
+        let winning = !(config.knowledge && config.knowledge_see) || game.see_ge(m, 0);
         return if winning {
             GOOD_TACTICAL + order
         } else {

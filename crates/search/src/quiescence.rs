@@ -67,6 +67,7 @@ impl<G: Game> Searcher<G> {
         // The picker already sorted losing captures out by SEE when the knowledge heuristic
         // uses it; otherwise ask SEE here.
         let picker_knows_see = self.config.knowledge && self.config.knowledge_see;
+        // (the picker orders by MVV-LVA here whatever the knowledge switch says)
         while let Some((m, class)) = picker.next(game, &self.config, &self.history) {
             if !in_check {
                 if self.config.qs_see_filter {
