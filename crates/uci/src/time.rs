@@ -49,9 +49,10 @@ pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Optio
         _ => 16 + 24 * phase.min(24) / 24, // 40 in the opening, 16 in a bare endgame
     };
     let share = left / moves_left + increment * 3 / 4;
-    // With a few moves to the control, do not risk more than the share of the last one.
-    let soft = share.min(left * 2 / 5);
-    let hard = (share * 4).min(left * 3 / 4).max(soft);
+    // Caps: one move never takes more than a fifth of the clock as a target, nor more than
+    // half of it in the worst case (a loaded machine can stall a process for tens of ms).
+    let soft = share.min(left / 5);
+    let hard = (share * 3).min(left / 2).max(soft);
     Some(TimePlan { soft, hard })
 }
 
