@@ -112,6 +112,11 @@ impl Game for Position {
     }
 
     #[inline]
+    fn has_upcoming_repetition(&self, search_root_ply: usize) -> bool {
+        Position::has_upcoming_repetition(self, search_root_ply)
+    }
+
+    #[inline]
     fn no_moves(&self) -> NoMoves {
         if self.in_check() {
             NoMoves::Loss

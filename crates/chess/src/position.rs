@@ -10,7 +10,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, Zobrist128};
 use shakmaty::{
     CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Move, MoveList, Position as _,
-    PositionError, Setup,
+    PositionError, Role, Setup,
 };
 
 use crate::error::{MoveParseError, PositionParseError};
@@ -357,6 +357,76 @@ impl Position {
                 }
             }
             back += 2;
+        }
+        false
+    }
+
+    /// Whether the side to move has a move that repeats a position of the search path (from
+    /// `search_root` on): the search may then count on at least a draw. A reversible move
+    /// repeats the position three plies back, five, and so on; the boards differ by one piece
+    /// of the mover, and the keys confirm it.
+    pub fn has_upcoming_repetition(&self, search_root: usize) -> bool {
+        let top = self.top;
+        let window = self.top().reversible_plies as usize;
+        let current = self.chess();
+        let board = current.board();
+        let us = current.turn();
+        let mut back = 3;
+        while back <= window && back <= top && top - back >= search_root {
+            let earlier = &self.frames[top - back];
+            back += 2;
+            let other = earlier.chess.board();
+            let moved = board.occupied() ^ other.occupied();
+            if moved.count() != 2
+                || current.castles().castling_rights() != earlier.chess.castles().castling_rights()
+            {
+                continue;
+            }
+            let (Some(from), Some(to)) = (
+                (moved & board.occupied()).first(),
+                (moved & other.occupied()).first(),
+            ) else {
+                continue;
+            };
+            let (Some(piece), Some(piece_then)) = (board.piece_at(from), other.piece_at(to)) else {
+                continue;
+            };
+            if piece != piece_then || piece.color != us {
+                continue;
+            }
+            // Everything else must stand where it stood.
+            let same = Role::ALL.iter().all(|&role| {
+                let mask = !moved;
+                (board.by_role(role) & mask) == (other.by_role(role) & mask)
+            }) && (board.by_color(us) & !moved) == (other.by_color(us) & !moved);
+            if !same {
+                continue;
+            }
+            let m = Move::Normal {
+                role: piece.role,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            };
+            if current.is_legal(m) {
+                let key = key::update(
+                    Zobrist64(self.top().key),
+                    current,
+                    m,
+                    &{
+                        let mut after = current.clone();
+                        after.play_unchecked(m);
+                        after
+                    },
+                    self.top().ep_file,
+                    None,
+                )
+                .0;
+                if key == earlier.key {
+                    return true;
+                }
+            }
         }
         false
     }

@@ -188,3 +188,26 @@ fn chess960_castling_is_king_takes_rook() {
         horizon_chess::shakmaty::CastlingSide::KingSide
     ));
 }
+
+#[test]
+fn upcoming_repetition_is_seen_one_move_ahead() {
+    let mut pos = Position::startpos();
+    play_all(&mut pos, "g1f3 g8f6 f3g1");
+    // Black's Ng8 would bring back the start position.
+    assert!(pos.has_upcoming_repetition(0));
+    assert!(
+        !pos.has_upcoming_repetition(1),
+        "only positions since the search root count"
+    );
+    play_all(&mut pos, "b8c6");
+    assert!(
+        !pos.has_upcoming_repetition(0),
+        "no single move repeats a position now"
+    );
+    play_all(&mut pos, "g1f3");
+    // ...Nb8 would bring back the position after 1.Nf3 Nf6.
+    assert!(
+        pos.has_upcoming_repetition(0),
+        "Nb8 repeats the position after 1.Nf3 Nf6"
+    );
+}

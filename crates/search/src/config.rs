@@ -136,6 +136,9 @@ pub struct SearchConfig {
 
     // Repetition and GHI.
     pub ghi: GhiMode,
+    /// Raise alpha to the draw score when the side to move can repeat a position of the
+    /// search path with one move.
+    pub upcoming_repetition: bool,
     /// No table cutoffs within this many plies of the game's move rule (chess: the
     /// fifty-move rule), nor mate scores the rule could turn into draws.
     pub fifty_move_guard: u32,
@@ -194,6 +197,7 @@ impl Default for SearchConfig {
             etc: false,
             etc_min_depth: 4,
             ghi: GhiMode::Mark,
+            upcoming_repetition: true,
             fifty_move_guard: 10,
             multipv: 1,
         }
@@ -238,6 +242,7 @@ impl SearchConfig {
             presearch: false,
             etc: false,
             ghi: GhiMode::Mark,
+            upcoming_repetition: false,
             ..SearchConfig::default()
         }
     }

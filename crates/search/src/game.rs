@@ -87,6 +87,11 @@ pub trait Game: Clone + Send + 'static {
     fn draw(&self, search_root_ply: usize) -> Option<Draw>;
     /// The value when the side to move has no legal move.
     fn no_moves(&self) -> NoMoves;
+    /// Whether the side to move can repeat a position of the search path (from
+    /// `search_root_ply` on) with one move, so it can count on a draw. Optional.
+    fn has_upcoming_repetition(&self, _search_root_ply: usize) -> bool {
+        false
+    }
 
     /// Captures (including en passant).
     fn is_capture(&self, m: Self::Move) -> bool;

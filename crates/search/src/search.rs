@@ -54,6 +54,18 @@ impl<G: Game> Searcher<G> {
                 return alpha;
             }
         }
+        // A move that repeats a position of the path guarantees at least a draw.
+        if self.config.upcoming_repetition
+            && alpha < DRAW
+            && game.has_upcoming_repetition(self.root_ply)
+        {
+            self.stats.upcoming_repetitions += 1;
+            alpha = DRAW;
+            if alpha >= beta {
+                self.path_dependent = true;
+                return alpha;
+            }
+        }
         let alpha_orig = alpha;
         let in_check = game.in_check();
 

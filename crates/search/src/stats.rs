@@ -22,6 +22,8 @@ pub struct SearchStats {
     pub tt_bad_moves: u64,
     /// Table cutoffs refused because the value rested on a repetition (GHI).
     pub tt_path_refusals: u64,
+    /// Nodes whose alpha rose to the draw score: a move repeats a position of the path.
+    pub upcoming_repetitions: u64,
     pub beta_cutoffs: u64,
     /// Cutoffs by the first move tried: their share measures ordering quality.
     pub first_move_cutoffs: u64,
@@ -59,6 +61,7 @@ impl Default for SearchStats {
             tt_overwrites: 0,
             tt_bad_moves: 0,
             tt_path_refusals: 0,
+            upcoming_repetitions: 0,
             beta_cutoffs: 0,
             first_move_cutoffs: 0,
             null_tries: 0,
@@ -124,6 +127,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tt_overwrites += o.tt_overwrites;
         self.tt_bad_moves += o.tt_bad_moves;
         self.tt_path_refusals += o.tt_path_refusals;
+        self.upcoming_repetitions += o.upcoming_repetitions;
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.null_tries += o.null_tries;
@@ -190,8 +194,12 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "presearch: started {} reused {}; etc: probes {} cutoffs {}",
-            self.presearches, self.presearch_reused, self.etc_probes, self.etc_cutoffs
+            "presearch: started {} reused {}; etc: probes {} cutoffs {}; upcoming repetitions {}",
+            self.presearches,
+            self.presearch_reused,
+            self.etc_probes,
+            self.etc_cutoffs,
+            self.upcoming_repetitions
         )?;
         write!(
             f,
