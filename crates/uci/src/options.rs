@@ -406,6 +406,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
             Some(())
         },
     },
+    check!(
+        "UpcomingRepetition",
+        upcoming_repetition,
+        "raise alpha to a draw when a move repeats the path"
+    ),
     spin!(
         "FiftyMoveGuard",
         fifty_move_guard,
