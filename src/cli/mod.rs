@@ -1,7 +1,14 @@
 //! Command-line interface: one module per subcommand.
 
+pub mod ablate;
 pub mod bench;
+pub mod chart;
+pub mod epd;
 pub mod perft;
+pub mod pool;
+pub mod progress;
+pub mod report;
+pub mod solve;
 pub mod uci;
 
 use anyhow::Result;
@@ -22,6 +29,11 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Fixed-depth search of the bundled bench positions; last line `<nodes> nodes <nps> nps`.
     Bench(bench::BenchArgs),
+    /// Solve EPD test suites (bm/am/dm) and report when each solution was found.
+    Epd(epd::EpdArgs),
+    /// Measure what search enhancements buy: every combination at fixed depths, or pre-search
+    /// on and off (--presearch).
+    Ablate(ablate::AblateArgs),
 }
 
 impl Command {
@@ -29,6 +41,8 @@ impl Command {
         match self {
             Command::Perft(args) => perft::run(&args),
             Command::Bench(args) => bench::run(&args),
+            Command::Epd(args) => epd::run(&args),
+            Command::Ablate(args) => ablate::run(&args),
         }
     }
 }

@@ -48,3 +48,51 @@ pub fn read_perft_suite() -> Option<Vec<PerftCase>> {
         .collect();
     Some(cases)
 }
+
+/// Runs the `horizon` binary with `args`; panics if it cannot be started.
+pub fn run_horizon(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_horizon"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run horizon {args:?}: {e}"))
+}
+
+/// A fresh scratch directory for one test, under the system's temporary directory.
+pub fn scratch_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("horizon-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary directory is writable");
+    dir
+}
+
+/// Parses CSV (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks).
+pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut row = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, '\r') => {}
+            (false, c) => field.push(c),
+        }
+    }
+    if !field.is_empty() || !row.is_empty() {
+        row.push(field);
+        rows.push(row);
+    }
+    rows
+}

@@ -2,6 +2,7 @@
 //! and a ply stack, repetition and draw rules, move encoding, SEE, notation and perft.
 
 pub mod encoding;
+pub mod epd;
 pub mod error;
 pub mod eval;
 pub mod game;

@@ -373,15 +373,11 @@ impl Engine {
         let start = Instant::now();
         let white = self.position.turn() == horizon_chess::Color::White;
         let phase = game_phase(&self.position);
-        let timed = !go.infinite
-            && !(go.depth.is_some() || go.nodes.is_some() || go.mate.is_some())
-            || go.movetime.is_some()
-            || go.wtime.is_some()
-            || go.btime.is_some();
+        // Untimed (depth, nodes, mate, infinite) unless a clock or movetime is given.
         let plan = if go.infinite {
             None
         } else {
-            time::plan(go, white, phase, self.move_overhead).filter(|_| timed)
+            time::plan(go, white, phase, self.move_overhead)
         };
         let mut limits = Limits {
             depth: go.depth.map(|d| d.clamp(1, MAX_DEPTH)),

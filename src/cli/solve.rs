@@ -1,0 +1,175 @@
+//! Solving one EPD record: a search with a fresh table, watched iteration by iteration to
+//! find when the solution was first found and then kept to the end.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use horizon_chess::epd::EpdRecord;
+use horizon_chess::{Move, Position};
+use horizon_search::score::mate_moves;
+use horizon_search::threads::search_smp;
+use horizon_search::{
+    Control, Iteration, Limits, Observer, SearchConfig, SearchControl, SearchResult, Searcher,
+    TranspositionTable,
+};
+
+/// One search thread set with its own table: a `--jobs` worker.
+pub struct Engine {
+    main: Searcher<Position>,
+    helpers: Vec<Searcher<Position>>,
+    tt: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
+}
+
+impl Engine {
+    pub fn new(config: SearchConfig, hash_mib: usize, threads: usize) -> Engine {
+        let tt = Arc::new(TranspositionTable::new(hash_mib));
+        let control = Arc::new(SearchControl::default());
+        let main = Searcher::new(config.clone(), tt.clone(), control.clone());
+        let helpers = (1..threads.max(1))
+            .map(|_| Searcher::new(config.clone(), tt.clone(), control.clone()))
+            .collect();
+        Engine {
+            main,
+            helpers,
+            tt,
+            control,
+        }
+    }
+
+    /// Replaces the configuration (helpers take the main thread's at each search).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.main.config = config;
+    }
+
+    /// Searches `position` as if it were the first: empty table, empty ordering tables, so
+    /// each result is independent of the positions before it (and deterministic on one
+    /// thread).
+    pub fn search_fresh<O: Observer<Move>>(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        observer: &mut O,
+    ) -> SearchResult<Move> {
+        self.tt.clear();
+        self.main.clear();
+        self.helpers.iter_mut().for_each(Searcher::clear);
+        self.control.reset();
+        search_smp(
+            &mut self.main,
+            &mut self.helpers,
+            position,
+            limits,
+            observer,
+        )
+    }
+}
+
+/// When the solution was first found and then kept to the end of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The iteration (nominal depth) that first returned it.
+    pub depth: u32,
+    pub time: Duration,
+    pub nodes: u64,
+}
+
+/// The outcome of one record's search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// `Some(true)` solved, `Some(false)` not, `None` when the record has no bm/am/dm.
+    pub solved: Option<bool>,
+    /// Horizon's move in SAN (`None` when there is no legal move).
+    pub best_move: Option<String>,
+    pub score: i32,
+    /// Mate announced, in moves (positive when the side to move mates).
+    pub mate: Option<i32>,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Set only when solved.
+    pub found: Option<Found>,
+}
+
+impl Outcome {
+    /// The score as UCI writes it: `cp 35` or `mate -3`.
+    pub fn score_text(&self) -> String {
+        match self.mate {
+            Some(n) => format!("mate {n}"),
+            None => format!("cp {}", self.score),
+        }
+    }
+}
+
+/// Follows the iterations: the solution counts as found at the first iteration of the final
+/// unbroken run of iterations that all chose a solving move.
+struct Tracker<'a> {
+    record: &'a EpdRecord,
+    found: Option<Found>,
+    last_move: Option<Move>,
+    last_depth: u32,
+}
+
+impl Observer<Move> for Tracker<'_> {
+    fn iteration(&mut self, report: &Iteration<'_, Move>) -> Control {
+        if report.multipv != 1 {
+            return Control::Continue;
+        }
+        let best = report.line.moves.first().copied();
+        let solves = best.is_some_and(|m| {
+            self.record.is_solved_by(&m, mate_moves(report.line.score)) == Some(true)
+        });
+        if !solves {
+            self.found = None;
+        } else if self.found.is_none() {
+            self.found = Some(Found {
+                depth: report.depth,
+                time: report.elapsed,
+                nodes: report.nodes,
+            });
+        }
+        self.last_move = best;
+        self.last_depth = report.depth;
+        Control::Continue
+    }
+}
+
+/// Searches `record` on `engine` within `limits` and judges the answer.
+pub fn solve(engine: &mut Engine, record: &EpdRecord, limits: &Limits) -> Outcome {
+    let position = record.position();
+    let mut tracker = Tracker {
+        record,
+        found: None,
+        last_move: None,
+        last_depth: 0,
+    };
+    let result = engine.search_fresh(&position, limits, &mut tracker);
+    let mate = mate_moves(result.score);
+    let nodes = result.stats.total_nodes();
+    let solved = result.best_move.map_or_else(
+        || record.has_solution().then_some(false),
+        |m| record.is_solved_by(&m, mate),
+    );
+    let found = match tracker.found {
+        _ if solved != Some(true) => None,
+        Some(found) if result.best_move == tracker.last_move => Some(found),
+        // The final answer comes from an iteration cut short by the limit (the driver keeps
+        // a move of it only when that move was searched completely and became best).
+        _ => Some(Found {
+            depth: tracker.last_depth + 1,
+            time: result.elapsed,
+            nodes,
+        }),
+    };
+    Outcome {
+        solved,
+        best_move: result.best_move.map(|m| position.san(m)),
+        score: result.score,
+        mate,
+        depth: result.depth,
+        nodes,
+        elapsed: result.elapsed,
+        found,
+    }
+}
