@@ -4,7 +4,6 @@ use horizon_search::{Draw, Game, NoMoves};
 use shakmaty::{Color, Move, MoveList, Position as _, Rank, Role};
 
 use crate::encoding::PackedMove;
-use crate::eval;
 use crate::position::Position;
 use crate::see;
 
@@ -86,8 +85,8 @@ impl Game for Position {
     }
 
     #[inline]
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self.chess())
+    fn evaluate(&mut self) -> i32 {
+        self.evaluate()
     }
 
     #[inline]

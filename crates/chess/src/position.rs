@@ -14,6 +14,7 @@ use shakmaty::{
 };
 
 use crate::error::{MoveParseError, PositionParseError};
+use crate::eval::{self, PawnTable};
 use crate::key;
 
 /// FEN of the standard start position.
@@ -68,6 +69,8 @@ pub struct Position {
     top: usize,
     castling_mode: CastlingMode,
     track_key128: bool,
+    /// Pawn-structure cache of the evaluation (per position, so per search thread).
+    pawn_table: PawnTable,
 }
 
 impl Default for Position {
@@ -91,7 +94,20 @@ impl Position {
             top: 0,
             castling_mode,
             track_key128: false,
+            pawn_table: PawnTable::default(),
         }
+    }
+
+    /// Static evaluation (side to move's view), using this position's pawn hash.
+    #[inline]
+    pub fn evaluate(&mut self) -> i32 {
+        let chess = &self.frames[self.top].chess;
+        eval::evaluate_with(chess, &mut self.pawn_table)
+    }
+
+    /// Hits and probes of the pawn hash.
+    pub fn pawn_table_counters(&self) -> (u64, u64) {
+        self.pawn_table.counters()
     }
 
     /// Parses a FEN. Missing half-move and full-move counters default to `0 1`; X-FEN and

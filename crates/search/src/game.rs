@@ -78,8 +78,9 @@ pub trait Game: Clone + Send + 'static {
     /// has a piece other than pawns and king).
     fn zugzwang_unlikely(&self) -> bool;
 
-    /// Static evaluation from the side to move's point of view.
-    fn evaluate(&self) -> i32;
+    /// Static evaluation from the side to move's point of view. Mutable so a game may keep
+    /// evaluation caches (chess: the pawn hash).
+    fn evaluate(&mut self) -> i32;
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
     /// A draw by rule at this point of the path; `search_root_ply` is `ply()` at the root,

@@ -204,6 +204,19 @@ pub struct RandomTree {
 }
 
 impl RandomTree {
+    /// Side-to-move material plus a noise term in -10..=10 from the key, so transpositions
+    /// agree and equal material still gives distinct leaves.
+    fn static_value(&self) -> i32 {
+        let f = self.frame();
+        let noise = (hash(self.salts.noise, f.key) % 21) as i32 - 10;
+        let material = if f.black_to_move {
+            -f.material
+        } else {
+            f.material
+        };
+        material + noise
+    }
+
     /// Builds the tree's root. Panics on a configuration out of range.
     pub fn new(config: TreeConfig) -> Self {
         assert!(
@@ -447,17 +460,8 @@ impl Game for RandomTree {
         true
     }
 
-    /// Side-to-move material plus a noise term in -10..=10 from the key, so transpositions
-    /// agree and equal material still gives distinct leaves.
-    fn evaluate(&self) -> i32 {
-        let f = self.frame();
-        let noise = (hash(self.salts.noise, f.key) % 21) as i32 - 10;
-        let material = if f.black_to_move {
-            -f.material
-        } else {
-            f.material
-        };
-        material + noise
+    fn evaluate(&mut self) -> i32 {
+        self.static_value()
     }
 
     #[inline]
@@ -471,7 +475,7 @@ impl Game for RandomTree {
     }
 
     fn no_moves(&self) -> NoMoves {
-        NoMoves::Value(self.evaluate())
+        NoMoves::Value(self.static_value())
     }
 
     #[inline]
@@ -634,7 +638,7 @@ mod tests {
             key: t.key(),
             key2: t.key_extension(),
             ply: t.ply(),
-            eval: t.evaluate(),
+            eval: t.static_value(),
             moves: moves_of(t),
             tactical: tactical.as_ref().to_vec(),
             last: t.last_move_index(),
@@ -887,7 +891,7 @@ mod tests {
                 // The move's gain is what the mover's evaluation changes by, up to the noise.
                 let mut child = t.clone();
                 child.play(m);
-                assert!((-child.evaluate() - (t.evaluate() + gain)).abs() <= 20);
+                assert!((-child.evaluate() - (t.static_value() + gain)).abs() <= 20);
                 assert_eq!(child.last_move_index(), Some(m.0 as usize));
             }
         });

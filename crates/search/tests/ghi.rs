@@ -137,7 +137,7 @@ impl Game for Graph {
     fn zugzwang_unlikely(&self) -> bool {
         false
     }
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&mut self) -> i32 {
         0
     }
     fn in_check(&self) -> bool {

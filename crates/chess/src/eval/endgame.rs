@@ -1,0 +1,123 @@
+//! Endgame knowledge that is not linear in the weights: drawish endings scale the endgame
+//! half towards 0, and KBN against K is scored directly, driving the lone king to a corner
+//! of the bishop's colour. (Insufficient material is scored 0 before any term runs.)
+
+use super::bits::{DARK_SQUARES, FILE_A, FILE_H, distance};
+use super::{Context, SCALE_NORMAL};
+
+/// Value of a known win of KBN against K before the mating-net bonus.
+const KBN_WIN: i32 = 800;
+
+/// Non-pawn material in "minor" units: knight and bishop 3, rook 5, queen 9.
+fn piece_units(ctx: &Context, s: usize) -> i32 {
+    let p = &ctx.pieces[s];
+    3 * (p[1] | p[2]).count_ones() as i32
+        + 5 * p[3].count_ones() as i32
+        + 9 * p[4].count_ones() as i32
+}
+
+/// The direct score of KBN against K (White's view), or `None`.
+pub(crate) fn direct_score(ctx: &Context) -> Option<i32> {
+    for strong in 0..2 {
+        let weak = strong ^ 1;
+        let p = &ctx.pieces[strong];
+        let lone = ctx.by_side[weak].count_ones() == 1;
+        if lone
+            && p[0] == 0
+            && p[3] == 0
+            && p[4] == 0
+            && p[1].count_ones() == 1
+            && p[2].count_ones() == 1
+        {
+            let dark = p[2] & DARK_SQUARES != 0;
+            // a1 (0) and h8 (63) are dark; h1 (7) and a8 (56) light.
+            let corners = if dark { [0, 63] } else { [7, 56] };
+            let weak_king = ctx.king[weak];
+            let corner_distance = corners
+                .iter()
+                .map(|&c| manhattan(weak_king, c))
+                .min()
+                .unwrap_or(0);
+            let kings = distance(ctx.king[strong], weak_king);
+            let score = KBN_WIN + 20 * (14 - corner_distance) + 10 * (7 - kings);
+            return Some(if strong == 0 { score } else { -score });
+        }
+    }
+    None
+}
+
+fn manhattan(a: usize, b: usize) -> i32 {
+    ((a % 8) as i32 - (b % 8) as i32).abs() + ((a / 8) as i32 - (b / 8) as i32).abs()
+}
+
+/// Scale of the endgame half, out of [`SCALE_NORMAL`], for the side the endgame half favours.
+/// `eg_white` is the unscaled endgame half from White's view: the side it favours is the
+/// one whose winning chances are judged.
+pub(crate) fn scale(ctx: &Context, eg_white: i32) -> i32 {
+    let units = [piece_units(ctx, 0), piece_units(ctx, 1)];
+    let pawns = [
+        ctx.pieces[0][0].count_ones() as i32,
+        ctx.pieces[1][0].count_ones() as i32,
+    ];
+    let strong = if eg_white >= 0 { 0 } else { 1 };
+    let weak = strong ^ 1;
+    let sp = &ctx.pieces[strong];
+    let wp = &ctx.pieces[weak];
+
+    // Pawnless: at most a minor piece cannot win; a small edge rarely wins.
+    if pawns[strong] == 0 {
+        if units[strong] <= 3 {
+            return 0;
+        }
+        // Two knights cannot force mate.
+        if units[strong] == 6 && sp[1].count_ones() == 2 && units[weak] == 0 {
+            return 0;
+        }
+        if units[strong] - units[weak] <= 2 {
+            return 8;
+        }
+    }
+
+    // Wrong-coloured bishop with rook pawns only: drawn when the defending king holds the
+    // promotion corner.
+    if sp[3] == 0 && sp[4] == 0 && sp[1] == 0 && sp[2] != 0 && pawns[strong] > 0 {
+        let file = if sp[0] & !FILE_A == 0 {
+            Some(0)
+        } else if sp[0] & !FILE_H == 0 {
+            Some(7)
+        } else {
+            None
+        };
+        if let Some(file) = file {
+            let corner = if strong == 0 { 56 + file } else { file };
+            let corner_dark = (1u64 << corner) & DARK_SQUARES != 0;
+            let bishops_dark = sp[2] & DARK_SQUARES != 0;
+            let bishops_light = sp[2] & !DARK_SQUARES != 0;
+            let covers_corner = if corner_dark {
+                bishops_dark
+            } else {
+                bishops_light
+            };
+            if !covers_corner && distance(ctx.king[weak], corner) <= 1 {
+                return 0;
+            }
+        }
+    }
+
+    // Opposite-coloured bishops.
+    if sp[2].count_ones() == 1
+        && wp[2].count_ones() == 1
+        && ((sp[2] & DARK_SQUARES != 0) != (wp[2] & DARK_SQUARES != 0))
+    {
+        let only_bishops = units[0] == 3 && units[1] == 3;
+        if only_bishops {
+            return if pawns[strong] - pawns[weak] <= 2 {
+                16
+            } else {
+                32
+            };
+        }
+        return 48;
+    }
+    SCALE_NORMAL
+}

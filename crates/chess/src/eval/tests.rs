@@ -1,0 +1,279 @@
+//! Tests of the evaluation: symmetry, the trace agreeing with the search's score, the pawn
+//! hash agreeing with the uncached terms, and the endgame rules.
+
+use shakmaty::{CastlingMode, EnPassantMode, FromSetup, Position as _, PositionError};
+
+use super::*;
+use crate::{Position, START_FEN};
+
+fn chess(fen: &str) -> Chess {
+    Position::from_fen(fen)
+        .unwrap_or_else(|e| panic!("{fen}: {e}"))
+        .chess()
+        .clone()
+}
+
+fn mirrored(pos: &Chess) -> Chess {
+    let setup = pos.to_setup(EnPassantMode::Legal).into_mirrored();
+    Chess::from_setup(setup, CastlingMode::Standard)
+        .or_else(PositionError::ignore_impossible_check)
+        .expect("mirror is legal")
+}
+
+const FENS: &[&str] = &[
+    START_FEN,
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 b - - 6 5",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/8/4k3/8/2p5/8/B2P2K1/8 b - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "4k3/8/8/8/8/8/8/4KQ2 b - - 0 1",
+    "QQQQkQQQ/8/8/8/8/8/8/4K3 b - - 0 1",
+    "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - b3 0 23",
+    "8/PPP4k/8/8/8/8/4Kppp/8 w - - 0 1",
+    "8/8/8/4k3/8/8/2NBK3/8 w - - 0 1",
+    "8/5k2/8/2b5/8/3B4/2P2K2/8 w - - 0 1",
+    "7k/8/6K1/P7/8/8/8/2B5 w - - 0 1",
+];
+
+/// Positions along random games from the FENS (for the cache and trace checks).
+fn walk() -> Vec<Chess> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut out = Vec::new();
+    for fen in FENS {
+        let mut pos = chess(fen);
+        for _ in 0..60 {
+            out.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())].clone();
+            pos.play_unchecked(m);
+        }
+    }
+    out
+}
+
+#[test]
+fn start_position_is_tempo_only() {
+    let start = Chess::default();
+    let b = breakdown(&start);
+    assert_eq!(b.phase, MAX_PHASE);
+    let (tm, _) = weights::WEIGHTS[layout::TEMPO];
+    assert_eq!(evaluate(&start), i32::from(tm));
+    for (term, [w, bl]) in &b.terms {
+        if *term != layout::Term::Tempo {
+            assert_eq!(w, bl, "{term:?}");
+        }
+    }
+}
+
+#[test]
+fn colour_mirror_symmetry() {
+    for pos in walk() {
+        let mirror = mirrored(&pos);
+        assert_eq!(evaluate(&pos), evaluate(&mirror), "{}", fen(&pos));
+    }
+}
+
+fn fen(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+#[test]
+fn breakdown_and_pawn_hash_match_evaluate() {
+    let mut table = PawnTable::default();
+    let positions = walk();
+    for pos in &positions {
+        let plain = evaluate(pos);
+        assert_eq!(breakdown(pos).score, plain, "{}", fen(pos));
+        assert_eq!(evaluate_with(pos, &mut table), plain, "{}", fen(pos));
+    }
+    // Again, now mostly from the cache.
+    for pos in &positions {
+        assert_eq!(
+            evaluate_with(pos, &mut table),
+            evaluate(pos),
+            "{}",
+            fen(pos)
+        );
+    }
+    let (hits, probes) = table.counters();
+    assert!(hits > probes / 2, "{hits} of {probes}");
+}
+
+#[test]
+fn features_reproduce_the_score() {
+    let weights = trace::current_weights();
+    let mut linear = 0;
+    for pos in walk() {
+        let score = evaluate(&pos);
+        let white = if pos.turn() == Color::White {
+            score
+        } else {
+            -score
+        };
+        match features(&pos) {
+            Some(f) => {
+                linear += 1;
+                let model = f.white_eval(&weights);
+                // Integer division in the search's taper rounds towards 0 twice.
+                assert!(
+                    (model - f64::from(white)).abs() <= 2.0,
+                    "{}: {model} vs {white}",
+                    fen(&pos)
+                );
+            }
+            None => assert!(breakdown(&pos).direct.is_some()),
+        }
+    }
+    assert!(linear > 500);
+}
+
+#[test]
+fn rendered_source_round_trips() {
+    let src = trace::render_weights_source(&trace::current_weights(), &["test".into()]);
+    let file = include_str!("weights.rs");
+    let values = |s: &str| -> Vec<i32> {
+        s.split("WEIGHTS")
+            .nth(1)
+            .unwrap_or("")
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .flat_map(|l| l.split(|c: char| !(c.is_ascii_digit() || c == '-')))
+            .filter_map(|t| t.parse().ok())
+            .collect()
+    };
+    assert_eq!(values(&src), values(file));
+}
+
+#[test]
+fn insufficient_material_is_zero() {
+    for fen in [
+        "4k3/8/8/8/8/8/8/3NK3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1",
+    ] {
+        assert_eq!(evaluate(&chess(fen)), 0, "{fen}");
+    }
+    assert_ne!(evaluate(&chess("4k3/4p3/8/8/8/8/8/3NK3 w - - 0 1")), 0);
+}
+
+#[test]
+fn extra_material_dominates() {
+    for (board, min) in [
+        ("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 700),
+        ("rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 350),
+        ("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 200),
+    ] {
+        let white = evaluate(&chess(&format!("{board} w KQ - 0 1")));
+        let black = evaluate(&chess(&format!("{board} b KQ - 0 1")));
+        assert!(white > min, "{board}: {white}");
+        assert!(black < -min, "{board}: {black}");
+    }
+}
+
+#[test]
+fn passed_pawns_count_more_when_advanced() {
+    let seventh = evaluate(&chess("8/3P4/8/8/8/8/8/k2K4 w - - 0 1"));
+    let second = evaluate(&chess("8/8/8/8/8/8/3P4/k2K4 w - - 0 1"));
+    assert!(seventh > second + 50, "{seventh} vs {second}");
+    // A passed pawn beats a blocked one of the same rank.
+    let passed = evaluate(&chess("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1"));
+    let blocked = evaluate(&chess("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1"));
+    assert!(passed > blocked + 50, "{passed} vs {blocked}");
+}
+
+#[test]
+fn kbn_drives_to_the_bishops_corner() {
+    // Bishop on c1 (dark): the mating corners are a1 and h8.
+    let near_right = evaluate(&chess("7k/8/5K2/8/8/8/8/2B3N1 w - - 0 1"));
+    let near_wrong = evaluate(&chess("k7/8/2K5/8/8/8/8/2B3N1 w - - 0 1"));
+    assert!(near_right > 800 && near_wrong > 800);
+    assert!(
+        near_right > near_wrong + 100,
+        "{near_right} vs {near_wrong}"
+    );
+}
+
+#[test]
+fn drawish_endings_are_scaled() {
+    // Opposite-coloured bishops with a pawn up: far below a pawn-up same-coloured ending.
+    let ocb = breakdown(&chess("8/4kb2/8/3P4/2P5/4B3/5K2/8 w - - 0 1"));
+    assert!(ocb.scale < SCALE_NORMAL);
+    let same = breakdown(&chess("8/4k3/8/3P2b1/2P5/4B3/5K2/8 w - - 0 1"));
+    assert_eq!(same.scale, SCALE_NORMAL);
+    assert!(ocb.score < same.score, "{} vs {}", ocb.score, same.score);
+    // Wrong bishop and rook pawn with the king in the corner: a draw.
+    // (h8 is dark: the light-squared bishop on d1 is the wrong one.)
+    let wrong = evaluate(&chess("7k/8/6K1/7P/8/8/8/3B4 w - - 0 1"));
+    assert!(wrong.abs() < 30, "{wrong}");
+    // The right bishop wins.
+    let right = evaluate(&chess("7k/8/6K1/7P/8/8/8/2B5 w - - 0 1"));
+    assert!(right > 200, "{right}");
+    // Rook against bishop, no pawns: small.
+    let rb = evaluate(&chess("8/8/3bk3/8/8/3RK3/8/8 w - - 0 1"));
+    assert!(rb.abs() < 60, "{rb}");
+    // A lone minor piece against pawns cannot win: the pawns side is not worse off.
+    let minor = evaluate(&chess("8/8/4k3/8/8/2B1K3/8/8 w - - 0 1"));
+    assert_eq!(minor, 0);
+}
+
+#[test]
+fn king_safety_prefers_the_shelter() {
+    let castled = evaluate(&chess(
+        "r1bq1rk1/pppp1ppp/2n5/2b5/2B5/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1",
+    ));
+    let exposed = evaluate(&chess(
+        "r1bq1rk1/pppp1ppp/2n5/2b5/2B1K3/2N2N2/PPPP1PPP/R1BQ1R2 w - - 0 1",
+    ));
+    assert!(castled > exposed + 50, "{castled} vs {exposed}");
+    let shelter = evaluate(&chess("6k1/5ppp/8/8/8/8/5PPP/q5K1 w - - 0 1"));
+    let bare = evaluate(&chess("6k1/5ppp/8/8/8/5PPP/8/q5K1 w - - 0 1"));
+    assert!(shelter != bare);
+}
+
+#[test]
+fn hanging_piece_is_a_threat() {
+    // Black's knight on e5 attacked by a pawn.
+    let b = breakdown(&chess("4k3/8/8/4n3/3P4/8/8/4K3 b - - 0 1"));
+    let threats = b
+        .terms
+        .iter()
+        .find(|(t, _)| *t == layout::Term::Threats)
+        .map(|x| x.1);
+    assert!(threats.is_some_and(|[w, _]| w.0 > 0));
+}
+
+/// `cargo test -p horizon-chess --release eval::tests::bench -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn bench_evaluate() {
+    use std::hint::black_box;
+    use std::time::Instant;
+    let positions = walk();
+    let mut table = PawnTable::default();
+    let n = 2_000_000usize;
+    let mut acc = 0i64;
+    let start = Instant::now();
+    for i in 0..n {
+        acc += i64::from(evaluate_with(
+            black_box(&positions[i % positions.len()]),
+            &mut table,
+        ));
+    }
+    let elapsed = start.elapsed();
+    black_box(acc);
+    println!(
+        "evaluate: {:.1} ns/call over {n} calls, pawn hash {:?}",
+        elapsed.as_nanos() as f64 / n as f64,
+        table
+    );
+    println!("{}", breakdown(&chess(FENS[3])));
+}
