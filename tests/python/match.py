@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Horizon's match runner: plays paired games between two UCI engines with python-chess.
+"""Horizon's match runner: plays paired games between two engines with python-chess.
 
 Library and command line. The pure parts (Elo with its 95 % interval, LOS, the SPRT
-log-likelihood ratio and its decision, time-control and opening parsing) have no side effects
-and are unit-tested in test_match.py; the rest drives engines through
-``chess.engine.SimpleEngine.popen_uci`` and keeps the clocks itself.
+log-likelihood ratio and its decision, time-control, protocol and opening parsing, the XBoard
+edit-mode translation) have no side effects and are unit-tested in test_match.py; the rest
+drives engines through python-chess (``chess.engine.SimpleEngine.popen_uci`` for UCI engines,
+an XBoardProtocol subclass for XBoard/CECP engines) and keeps the clocks itself.
 
 Run ``python3 tests/python/match.py --help`` for the options; tests/python/README.md has
 examples. The last line printed is always ``N passed, M failed`` (games without / with an
@@ -32,7 +33,7 @@ import tempfile
 import threading
 import time
 import traceback
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import chess
 import chess.engine
@@ -118,13 +119,14 @@ def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> fl
 
         LLR = n * (s1 - s0) * (2 s - s0 - s1) / (2 var)
 
-    Empty cells are regularised as Fishtest does (a count of 0 becomes 1e-3), so the LLR is
-    finite when, say, every game so far was a draw. No games: 0.
+    Empty cells count as half a game. (Fishtest's 1e-3 makes the variance vanish on a
+    one-sided start: a single win then gave an LLR of +5.7 and "H1 accepted after 1 game".)
+    No games: 0.
     """
     counts = [float(losses), float(draws), float(wins)]
     if sum(counts) == 0:
         return 0.0
-    counts = [c if c > 0 else 1e-3 for c in counts]
+    counts = [c if c > 0 else 0.5 for c in counts]
     n = sum(counts)
     l, d, w = (c / n for c in counts)
     s = w + 0.5 * d
@@ -182,6 +184,29 @@ def parse_option(text: str) -> Tuple[str, str]:
     if not sep or not name.strip():
         raise ValueError(f"bad engine option {text!r}: expected NAME=VALUE")
     return name.strip(), value.strip()
+
+
+PROTOCOLS = ("uci", "xboard")
+
+
+def split_protocol(command: str, protocol: Optional[str] = None) -> Tuple[str, str]:
+    """(protocol, command) of an engine argument: 'xboard:/usr/games/phalanx -b-' ->
+    ('xboard', '/usr/games/phalanx -b-'), 'uci:stockfish' -> ('uci', 'stockfish'); without a
+    prefix the explicit `protocol` (--proto1/--proto2) or 'uci'. The prefix is case-insensitive.
+    A prefix that contradicts an explicit protocol, an unknown protocol or an empty command
+    raise ValueError."""
+    if protocol is not None and protocol.lower() not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
+    chosen = protocol.lower() if protocol else None
+    text = command.strip()
+    head, sep, rest = text.partition(":")
+    if sep and head.lower() in PROTOCOLS:
+        if chosen is not None and chosen != head.lower():
+            raise ValueError(f"engine {command!r} has the prefix {head}: but the protocol {protocol} was given")
+        chosen, text = head.lower(), rest.strip()
+    if not text:
+        raise ValueError(f"empty engine command in {command!r}")
+    return chosen or "uci", text
 
 
 def parse_opening_line(line: str) -> Optional[chess.Board]:
@@ -329,13 +354,89 @@ class EngineSpec:
     command: str
     options: List[Tuple[str, str]]
     name: Optional[str] = None
+    protocol: str = "uci"  # "uci" or "xboard"
 
     def argv(self) -> List[str]:
         return shlex.split(self.command)
 
     def describe(self) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in self.options)
-        return self.command + (f" [{opts}]" if opts else "")
+        prefix = "xboard:" if self.protocol == "xboard" else ""
+        return prefix + self.command + (f" [{opts}]" if opts else "")
+
+
+def xboard_edit_commands(fen: str) -> Tuple[List[str], List[str]]:
+    """The CECP edit-mode commands that set up `fen` in an XBoard engine that cannot `setboard`,
+    and what they cannot convey.
+
+    They assume the engine has just had `new` and `force` (the initial position, White to move,
+    as python-chess sends them before `setboard`). Edit mode keeps the side to move, so for Black
+    to move a White move (a2a3) comes first, as XBoard itself does; then `edit`, `#` (clear),
+    the white pieces, `c` (colour change), the black pieces, `.` (leave). Edit mode has no way
+    to give castling rights (the engine assumes them from kings and rooks on their initial
+    squares), the en-passant square or the move counters: the second list names the castling
+    rights and en-passant capture that are lost that way (empty when every legal move of the
+    position is conveyed; the halfmove clock is always lost and not listed)."""
+    board = chess.Board(fen)
+    lines: List[str] = ["a2a3"] if board.turn == chess.BLACK else []
+    lines += ["edit", "#"]
+    for color in (chess.WHITE, chess.BLACK):
+        if color == chess.BLACK:
+            lines.append("c")
+        for square in chess.SQUARES:
+            piece = board.piece_at(square)
+            if piece is not None and piece.color == color:
+                lines.append(piece.symbol().upper() + chess.square_name(square))
+    lines.append(".")
+
+    lost: List[str] = []
+    assumed = chess.Board(None)  # the castling rights edit mode implies: K and R at home
+    assumed.set_piece_map(board.piece_map())
+    implied = 0
+    for king, rooks in ((chess.E1, (chess.A1, chess.H1)), (chess.E8, (chess.A8, chess.H8))):
+        piece = board.piece_at(king)
+        if piece is None or piece.piece_type != chess.KING or piece.color != (king == chess.E1):
+            continue
+        for rook in rooks:
+            r = board.piece_at(rook)
+            if r is not None and r.piece_type == chess.ROOK and r.color == piece.color:
+                implied |= chess.BB_SQUARES[rook]
+    if implied != board.clean_castling_rights():
+        assumed.castling_rights = implied
+        lost.append(f"castling rights {board.castling_xfen()} (edit mode implies "
+                    f"{assumed.castling_xfen()})")
+    if board.ep_square is not None and board.has_legal_en_passant():
+        lost.append(f"en passant on {chess.square_name(board.ep_square)}")
+    return lines, lost
+
+
+class EditXBoardProtocol(chess.engine.XBoardProtocol):
+    """python-chess's XBoard protocol for engines that declare `feature setboard=0` (Fairy-Max
+    5.0b does, and crashes on `setboard`): python-chess refuses such engines, so the feature is
+    read as setboard=1 and every `setboard FEN` it would send goes out as the edit-mode commands
+    of xboard_edit_commands. What edit mode cannot convey is logged as a warning (counted as a
+    protocol warning). Engines that can `setboard` are driven exactly as by XBoardProtocol."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setboard_by_edit = False
+
+    def _line_received(self, line: str) -> None:
+        if not self.initialized and line.startswith("feature") and re.search(r"\bsetboard=0\b", line):
+            self.setboard_by_edit = True
+            chess.engine.LOGGER.debug("%s: >> %s (setboard=0: positions are set up in edit mode)", self, line)
+            line = re.sub(r"\bsetboard=0\b", "setboard=1", line)
+        super()._line_received(line)
+
+    def send_line(self, line: str) -> None:
+        if self.setboard_by_edit and line.startswith("setboard "):
+            lines, lost = xboard_edit_commands(line[len("setboard "):])
+            if lost:
+                chess.engine.LOGGER.warning("%s: edit mode cannot set %s", self, "; ".join(lost))
+            for edit_line in lines:
+                super().send_line(edit_line)
+            return
+        super().send_line(line)
 
 
 class MoveError(Exception):
@@ -350,13 +451,15 @@ class MoveError(Exception):
 
 @dataclasses.dataclass
 class MoveReply:
-    move: chess.Move
+    move: Optional[chess.Move]  # None only when resigned
     elapsed: float  # seconds of wall time from sending the command to receiving bestmove
     info: dict
+    resigned: bool = False  # an XBoard engine resigned instead of moving (a loss, not an error)
 
 
 class Player:
-    """One engine process, restarted after a crash or hang, with its UCI log of the current game."""
+    """One engine process (UCI or XBoard), restarted after a crash or hang, with its protocol log
+    of the current game."""
 
     def __init__(self, spec: EngineSpec, label: str, init_timeout: float = 30.0):
         self.spec = spec
@@ -377,26 +480,45 @@ class Player:
 
     # -- process ------------------------------------------------------------------------------
 
+    @property
+    def xboard(self) -> bool:
+        return self.spec.protocol == "xboard"
+
     def start(self) -> None:
-        engine = chess.engine.SimpleEngine.popen_uci(self.spec.argv(), timeout=self.init_timeout)
+        if self.xboard:
+            engine = chess.engine.SimpleEngine.popen(EditXBoardProtocol, self.spec.argv(), timeout=self.init_timeout)
+        else:
+            engine = chess.engine.SimpleEngine.popen_uci(self.spec.argv(), timeout=self.init_timeout)
         self.engine = engine
         self.pid = engine.transport.get_pid()
         LOG_ROUTER.register(self.pid, self)
         self.id_name = engine.id.get("name", os.path.basename(self.spec.argv()[0]))
         if self.spec.options:
             engine.configure(self._typed_options(engine))
-        # A first search so that python-chess's own ucinewgame/isready on the first `play` of the
-        # process happens here, not on a clock: later games get our ucinewgame (new_game).
-        engine.play(chess.Board(), chess.engine.Limit(depth=1), game=self.session)
+        if self.xboard:
+            # No warm-up search: an `sd 1` could stay in force in engines that do not reset it
+            # on `new`. Each game gets its own `new` (new_game), a ping shows the engine is up.
+            engine.ping()
+        else:
+            # A first search so that python-chess's own ucinewgame/isready on the first `play` of
+            # the process happens here, not on a clock: later games get our ucinewgame (new_game).
+            engine.play(chess.Board(), chess.engine.Limit(depth=1), game=self.session)
 
     def _typed_options(self, engine: chess.engine.SimpleEngine) -> Dict[str, object]:
         typed: Dict[str, object] = {}
         for name, value in self.spec.options:
             option = engine.options.get(name)
             if option is None:
-                raise chess.engine.EngineError(f"{self.spec.command}: no UCI option named {name!r}")
+                known = ", ".join(sorted(engine.options)) or "none"
+                raise chess.engine.EngineError(f"{self.spec.command}: no {self.spec.protocol.upper()} option named "
+                                               f"{name!r} (it has: {known})")
             if option.type == "check":
                 typed[option.name] = value.lower() in ("true", "1", "yes", "on")
+            elif self.xboard:
+                # python-chess's XBoard side compares the configured value with its last one
+                # without parsing it (a str "64" never equals the int 64) and would send
+                # `memory 64` again before every move: hand it the parsed value.
+                typed[option.name] = option.parse(value)
             else:
                 typed[option.name] = value
         return typed
@@ -449,11 +571,13 @@ class Player:
         now = time.perf_counter()
         with self.log_lock:
             self.game_log.append((now, message))
-            # The clock runs from writing 'go' to reading 'bestmove', as cutechess-cli and
-            # fastchess count it; both lines are logged in the engine's event-loop thread.
-            if ": << go" in message:
+            # The clock runs from writing 'go' to reading 'bestmove' (UCI) or 'move' (XBoard), as
+            # cutechess-cli and fastchess count it; both lines are logged in the engine's
+            # event-loop thread.
+            if (message.endswith(": << go") if self.xboard else ": << go" in message):
                 self.go_sent, self.bestmove_received = now, None
-            elif ": >> bestmove" in message and self.bestmove_received is None:
+            elif (": >> move " in message if self.xboard else ": >> bestmove" in message) \
+                    and self.bestmove_received is None:
                 self.bestmove_received = now
             if level >= logging.WARNING:
                 if "stderr >>" in message:
@@ -471,14 +595,20 @@ class Player:
     # -- protocol -----------------------------------------------------------------------------
 
     def new_game(self) -> None:
-        """ucinewgame then isready/readyok, outside any clock. Raises MoveError on failure."""
+        """UCI: ucinewgame then isready/readyok, outside any clock. XBoard: a new game key, so
+        that python-chess sends `new` (and `level`) with the first move of the game, then
+        ping/pong. Raises MoveError on failure."""
         if not self.alive():
             raise MoveError("crash", f"process exited before the game (code {self._returncode()})")
         try:
-            self.engine.protocol.loop.call_soon_threadsafe(self.engine.protocol.send_line, "ucinewgame")
+            if self.xboard:
+                self.session = object()
+            else:
+                self.engine.protocol.loop.call_soon_threadsafe(self.engine.protocol.send_line, "ucinewgame")
             self.engine.ping()
         except (asyncio.TimeoutError, concurrent.futures.TimeoutError):
-            raise MoveError("hang", "no readyok within the time-out after ucinewgame/isready") from None
+            raise MoveError("hang", "no pong within the time-out after ping" if self.xboard
+                            else "no readyok within the time-out after ucinewgame/isready") from None
         except (chess.engine.EngineError, RuntimeError) as err:
             raise MoveError("crash", f"died at ucinewgame/isready: {err} (code {self._returncode()})") from None
 
@@ -498,6 +628,10 @@ class Player:
         if not self.alive():
             raise MoveError("crash", f"process had exited (code {self._returncode()})")
         engine = self.engine
+        if self.xboard:
+            # `level` once per game (python-chess sends it when the clock id changes); the clocks
+            # go with every move as `time` and `otim`.
+            limit = dataclasses.replace(limit, clock_id=self.session)
         coro = asyncio.wait_for(
             engine.protocol.play(board, limit, game=self.session, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE),
             timeout)
@@ -525,7 +659,11 @@ class Player:
         if go_sent is not None and bestmove_received is not None and start <= go_sent <= bestmove_received <= end:
             elapsed = bestmove_received - go_sent  # else (no log router): the wall time of the call
         move = result.move
+        if move is None and result.resigned:
+            return MoveReply(None, elapsed, dict(result.info), resigned=True)
         if move is None:
+            if self.xboard:
+                raise MoveError("illegal", "no move (a result claim or draw offer without a move)", elapsed)
             raise MoveError("illegal", "bestmove (none) in a position with legal moves", elapsed)
         if move not in board.legal_moves:  # e.g. the null move 0000
             raise MoveError("illegal", f"bestmove {move.uci()} is not legal", elapsed)
@@ -666,6 +804,13 @@ def play_game(number: int, opening_index: int, opening: chess.Board, white: Play
                 if err.kind == "illegal":
                     record.errors.append(GameError("illegal", engine, f"move {board.fullmove_number}{'.' if color else '...'}: {err.detail}; FEN {board.fen()}"))
                     lose(color, f"{side} makes an illegal move", "rules infraction", f"{side} makes an illegal move: {err.detail}")
+                    if player.xboard:
+                        # python-chess leaves an XBoard command that got an unparsable move
+                        # unfinished (no ping follows): start the engine afresh.
+                        try:
+                            player.restart()
+                        except Exception as restart_err:
+                            record.errors.append(GameError("missing", None, f"restart of {names[engine - 1]} failed: {restart_err}"))
                 else:
                     clock_ms = clocks[color] * 1000
                     record.errors.append(GameError(err.kind, engine, f"move {board.fullmove_number}{'.' if color else '...'} with {clock_ms:.0f} ms on the clock: {err.detail}; FEN {board.fen()}"))
@@ -678,6 +823,10 @@ def play_game(number: int, opening_index: int, opening: chess.Board, white: Play
                         record.errors.append(GameError("missing", None, f"restart of {names[engine - 1]} failed: {restart_err}"))
                 break
 
+            if reply.resigned:
+                lose(color, f"{side} resigns", "normal", f"{side} resigns")
+                break
+            assert reply.move is not None
             clocks[color] -= reply.elapsed
             record.min_clock_left[engine] = min(record.min_clock_left[engine], clocks[color])
             if clocks[color] < -tolerance:
@@ -807,7 +956,13 @@ class MatchConfig:
     save_logs: str = "errors"  # errors | all | none
     adjudication: Adjudication = dataclasses.field(default_factory=Adjudication)
     event: str = "Horizon match"
-    quiet: bool = False
+    quiet: bool = False  # no header and no per-game lines (errors are still printed)
+    pgn_append: bool = False  # append to pgn_path instead of truncating it
+    # Early stop besides the SPRT: called with engine 1's (W, D, L) after every finished game;
+    # a non-empty string is the reason to stop (games already under way still finish and count).
+    stop_rule: Optional[Callable[[int, int, int], Optional[str]]] = None
+    # Called with every finished game and engine 1's (W, D, L) so far, e.g. for progress lines.
+    on_game: Optional[Callable[["GameRecord", Tuple[int, int, int]], None]] = None
 
 
 @dataclasses.dataclass
@@ -821,6 +976,8 @@ class MatchResult:
     log_dir: Optional[str]
     players_stats: Dict[int, Dict[str, object]]
     interrupted: bool = False
+    early_stop: Optional[str] = None  # the stop_rule's reason, if it stopped the match
+    early_stop_at: Optional[int] = None  # games finished when it did
 
     def wdl(self) -> Tuple[int, int, int]:
         w = d = l = 0
@@ -891,15 +1048,16 @@ class Match:
             n1, n2 = f"{n1} #1", f"{n2} #2"
         names = (n1, n2)
 
-        self.say(f"Match: {n1} ({cfg.engine1.describe()}) vs {n2} ({cfg.engine2.describe()})")
+        say_header = (lambda text: None) if cfg.quiet else self.say
+        say_header(f"Match: {n1} ({cfg.engine1.describe()}) vs {n2} ({cfg.engine2.describe()})")
         openings_text = (f"{cfg.openings_path} ({cfg.opening_order}"
                          + (f" from #{cfg.opening_start}" if cfg.opening_order == "sequential" else f", seed {cfg.seed}") + ")"
                          if cfg.openings_path else f"{cfg.random_plies} random plies (seed {cfg.seed})")
-        self.say(f"Time control {format_tc(cfg.base, cfg.inc)} s, {cfg.games} games, concurrency {cfg.concurrency}, "
+        say_header(f"Time control {format_tc(cfg.base, cfg.inc)} s, {cfg.games} games, concurrency {cfg.concurrency}, "
                  f"openings {openings_text}, each opening played with both colours")
         if cfg.sprt:
             lo, hi = sprt_bounds(cfg.alpha, cfg.beta)
-            self.say(f"SPRT: H0 elo={cfg.sprt[0]:g} H1 elo={cfg.sprt[1]:g} alpha={cfg.alpha:g} beta={cfg.beta:g}, "
+            say_header(f"SPRT: H0 elo={cfg.sprt[0]:g} H1 elo={cfg.sprt[1]:g} alpha={cfg.alpha:g} beta={cfg.beta:g}, "
                      f"bounds ({lo:.3f}, {hi:.3f})")
 
         # Game schedule: pair k is games 2k-1 (engine1 White) and 2k (engine1 Black).
@@ -939,7 +1097,9 @@ class Match:
         decided_at: Optional[int] = None
         llr = 0.0
         running = len(threads)
-        pgn_handle = open(cfg.pgn_path, "w", encoding="utf-8") if cfg.pgn_path else None
+        early_stop: Optional[str] = None
+        early_stop_at: Optional[int] = None
+        pgn_handle = open(cfg.pgn_path, "a" if cfg.pgn_append else "w", encoding="utf-8") if cfg.pgn_path else None
         interrupted = False
         try:
             while running:
@@ -975,9 +1135,19 @@ class Match:
                         if decision is not None:
                             decided_at = len(records)
                             stop.set()
-                self.say(line)
+                if cfg.stop_rule is not None and early_stop is None:
+                    reason = cfg.stop_rule(w, d, l)
+                    if reason:
+                        early_stop, early_stop_at = reason, len(records)
+                        stop.set()
+                        line += f" | stop: {early_stop}"
+                if cfg.on_game is not None:
+                    cfg.on_game(rec, (w, d, l))
+                if not cfg.quiet:
+                    self.say(line)
                 for e in rec.errors:
-                    self.say(f"    error: {e.describe(names)}".splitlines()[0])
+                    prefix = f"    game {rec.number} error" if cfg.quiet else "    error"
+                    self.say(f"{prefix}: {e.describe(names)}".splitlines()[0])
         except KeyboardInterrupt:
             interrupted = True
             stop.set()
@@ -1002,7 +1172,7 @@ class Match:
             w, d, l = self._wdl(records)
             llr = sprt_llr(w, d, l, *cfg.sprt)
         return MatchResult(records, names, decision, decided_at, llr, time.perf_counter() - started,
-                           log_dir, stats, interrupted)
+                           log_dir, stats, interrupted, early_stop or None, early_stop_at)
 
     @staticmethod
     def _wdl(records: Sequence[GameRecord]) -> Tuple[int, int, int]:
@@ -1010,6 +1180,7 @@ class Match:
 
 
 def format_elo(x: float) -> str:
+    x += 0.0  # no "-0.0"
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
@@ -1044,6 +1215,8 @@ def summary_lines(cfg: MatchConfig, res: MatchResult) -> List[str]:
                    else "no decision (continue)")
         lines.append(f"SPRT           : elo0={cfg.sprt[0]:g} elo1={cfg.sprt[1]:g} LLR {res.llr:+.3f} "
                      f"bounds ({lo:.3f}, {hi:.3f}): {verdict}")
+    if res.early_stop:
+        lines.append(f"Early stop     : {res.early_stop} (after {res.early_stop_at} games)")
     lines.append(f"Errors         : illegal moves {counts['illegal']}, time forfeits {counts['forfeit']}, "
                  f"crashes/hangs {counts['crash'] + counts['hang']} (crashes {counts['crash']}, hangs {counts['hang']}), "
                  f"missing results {counts['missing']}")
@@ -1092,15 +1265,20 @@ def summary_lines(cfg: MatchConfig, res: MatchResult) -> List[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        description="Play paired games between two UCI engines (python-chess) and report W/D/L, Elo, "
-                    "SPRT and every illegal move, time forfeit, crash, hang or missing result.",
+        description="Play paired games between two engines (UCI or XBoard, through python-chess) and report "
+                    "W/D/L, Elo, SPRT and every illegal move, time forfeit, crash, hang or missing result.",
         epilog="Example: match.py --engine1 target/release/horizon --engine2 /usr/games/stockfish "
                "--option2 Threads=1 --option2 Hash=16 --tc 2+0.05 --games 20 "
                "--openings ../shared/openings/noob-3moves-sample.epd")
-    p.add_argument("--engine1", required=True, help="command of engine 1 (the one the W/D/L and Elo are for)")
+    p.add_argument("--engine1", required=True, help="command of engine 1 (the one the W/D/L and Elo are for); "
+                   "a prefix xboard: or uci: sets the protocol")
     p.add_argument("--engine2", required=True, help="command of engine 2")
-    p.add_argument("--option1", action="append", default=[], metavar="NAME=VALUE", help="UCI option of engine 1 (repeatable)")
-    p.add_argument("--option2", action="append", default=[], metavar="NAME=VALUE", help="UCI option of engine 2 (repeatable)")
+    p.add_argument("--proto1", choices=PROTOCOLS, help="protocol of engine 1 (default uci, or the command's prefix)")
+    p.add_argument("--proto2", choices=PROTOCOLS, help="protocol of engine 2")
+    p.add_argument("--option1", action="append", default=[], metavar="NAME=VALUE",
+                   help="option of engine 1 (repeatable): a UCI option, or for XBoard engines memory=MB, "
+                        "cores=N or an option the engine declares with 'feature option='")
+    p.add_argument("--option2", action="append", default=[], metavar="NAME=VALUE", help="option of engine 2 (repeatable)")
     p.add_argument("--name1", help="name of engine 1 in output and PGN (default: its 'id name')")
     p.add_argument("--name2", help="name of engine 2")
     p.add_argument("--tc", default="2+0.05", help="time control SECONDS[+INCREMENT] per game, default 2+0.05")
@@ -1152,9 +1330,11 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         if not e0 < e1:
             raise ValueError("--sprt needs ELO0 < ELO1")
         sprt = (e0, e1)
+    proto1, command1 = split_protocol(args.engine1, args.proto1)
+    proto2, command2 = split_protocol(args.engine2, args.proto2)
     return MatchConfig(
-        engine1=EngineSpec(args.engine1, [parse_option(o) for o in args.option1], args.name1),
-        engine2=EngineSpec(args.engine2, [parse_option(o) for o in args.option2], args.name2),
+        engine1=EngineSpec(command1, [parse_option(o) for o in args.option1], args.name1, proto1),
+        engine2=EngineSpec(command2, [parse_option(o) for o in args.option2], args.name2, proto2),
         base=base, inc=inc, games=args.games, concurrency=args.concurrency,
         openings_path=args.openings, opening_order=args.opening_order, opening_start=args.opening_start,
         random_plies=args.random_plies, seed=args.seed, tolerance=args.tolerance_ms / 1000.0,

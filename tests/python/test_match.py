@@ -109,8 +109,11 @@ def test_sprt_llr_large_sample():
 
 
 def test_sprt_regularises_empty_cells():
-    # 10 wins only: the zero cells become 1e-3 (Fishtest's regularize), LLR = 285.81 for [0, 5].
-    assert match.sprt_llr(10, 0, 0, 0, 5) == pytest.approx(285.8119, abs=1e-3)
+    # 10 wins only: the zero cells count 0.5 (l, d, w = 0.5, 0.5, 10 of n = 11, s = 21/22,
+    # var = 0.0413..): LLR = 0.6497 for [0, 5], far from a decision.
+    assert match.sprt_llr(10, 0, 0, 0, 5) == pytest.approx(0.649651, abs=1e-5)
+    # One win must not decide anything (it did with Fishtest's 1e-3: LLR +5.7).
+    assert match.sprt_decision(match.sprt_llr(1, 0, 0, 0, 10)) is None
     assert math.isfinite(match.sprt_llr(0, 10, 0, 0, 5))
     assert match.sprt_llr(0, 10, 0, 0, 5) < 0  # all draws: evidence for "no gain" against +5
     assert match.sprt_llr(0, 0, 0, 0, 5) == 0.0
@@ -360,3 +363,227 @@ def test_concurrency_and_openings_file(tmp_path, fake):
     pgn = (tmp_path / "games.pgn").read_text()
     assert pgn.count('[Opening "#1"]') == 2 and pgn.count('[Opening "#2"]') == 2
     assert pgn.count('[FEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]') == 2
+
+
+# ------------------------------------------------------------------------ protocols, XBoard
+
+
+def test_split_protocol():
+    assert match.split_protocol("target/release/horizon") == ("uci", "target/release/horizon")
+    assert match.split_protocol("xboard:/usr/games/phalanx -b- -l-") == ("xboard", "/usr/games/phalanx -b- -l-")
+    assert match.split_protocol("UCI: /usr/games/stockfish") == ("uci", "/usr/games/stockfish")
+    assert match.split_protocol("/usr/games/fairymax 22", "xboard") == ("xboard", "/usr/games/fairymax 22")
+    assert match.split_protocol("xboard:fairymax", "xboard") == ("xboard", "fairymax")
+    # a colon elsewhere is part of the command, not a protocol
+    assert match.split_protocol("/opt/a:b/engine") == ("uci", "/opt/a:b/engine")
+    for bad, proto in (("xboard:fairymax", "uci"), ("xboard:", None), ("  ", None), ("engine", "cecp")):
+        with pytest.raises(ValueError):
+            match.split_protocol(bad, proto)
+
+
+def apply_edit(lines):
+    """An independent model of CECP edit mode on an engine that has had new + force: returns
+    the board the engine ends up with (castling rights as edit mode implies them)."""
+    board = chess.Board()
+    editing, color = None, chess.WHITE
+    for line in lines:
+        if editing is None:
+            if line == "edit":
+                editing, color = board.copy(stack=False), chess.WHITE
+            else:
+                board.push_uci(line)  # a move in force mode
+            continue
+        if line == "#":
+            editing.clear_board()
+        elif line == "c":
+            color = not color
+        elif line == ".":
+            editing.castling_rights = chess.BB_CORNERS
+            editing.castling_rights = editing.clean_castling_rights()
+            editing.ep_square = None
+            board, editing = editing, None
+        else:
+            symbol = line[0] if color == chess.WHITE else line[0].lower()
+            editing.set_piece_at(chess.parse_square(line[1:3]), chess.Piece.from_symbol(symbol))
+    assert editing is None, "edit mode was not left"
+    return board
+
+
+@pytest.mark.parametrize("fen", [
+    "rnbqkb1r/p2ppppp/1pp2n2/8/8/3P3P/PPPBPPP1/RN1QKBNR w KQkq - 0 4",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 20",
+    "8/5k2/8/3Q4/8/8/1K6/8 w - - 0 60",
+])
+def test_xboard_edit_commands_set_up_the_position(fen):
+    lines, lost = match.xboard_edit_commands(fen)
+    board = chess.Board(fen)
+    got = apply_edit(lines)
+    assert got.board_fen() == board.board_fen()
+    assert got.turn == board.turn
+    assert got.castling_rights == board.clean_castling_rights()
+    assert lost == []
+    assert lines[-1] == "." and ("a2a3" in lines) == (board.turn == chess.BLACK)
+    assert lines.count("c") == 1
+
+
+def test_xboard_edit_commands_exact_lines():
+    lines, lost = match.xboard_edit_commands("4k3/8/8/8/8/8/8/4K2R b K - 0 1")
+    assert lines == ["a2a3", "edit", "#", "Ke1", "Rh1", "c", "Ke8", "."]
+    assert lost == []
+
+
+def test_xboard_edit_commands_report_what_is_lost():
+    # king and rook at home but the right is gone: edit mode would restore it
+    _, lost = match.xboard_edit_commands("4k3/8/8/8/8/8/8/4K2R w - - 0 1")
+    assert len(lost) == 1 and "castling rights -" in lost[0] and "implies K" in lost[0]
+    # a legal en-passant capture cannot be conveyed ...
+    _, lost = match.xboard_edit_commands("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2")
+    assert lost == ["en passant on e6"]
+    # ... an en-passant square without a capturing pawn loses nothing
+    _, lost = match.xboard_edit_commands("4k3/8/8/4p3/8/8/8/4K3 w - e6 0 2")
+    assert lost == []
+
+
+FAKE_XBOARD = textwrap.dedent('''
+    import os, random, sys, time
+    import chess
+    mode, at, marker, setboard = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    board, rng, moves_made, time_cs = chess.Board(), random.Random(2), 0, None
+    editing, color = None, chess.WHITE
+    def out(line):
+        sys.stdout.write(line + "\\n"); sys.stdout.flush()
+    for line in sys.stdin:
+        tokens = line.split()
+        if not tokens:
+            continue
+        cmd = tokens[0]
+        if editing is not None:  # CECP edit mode
+            if cmd == "#":
+                editing.clear_board()
+            elif cmd == "c":
+                color = not color
+            elif cmd == ".":
+                editing.castling_rights = chess.BB_CORNERS
+                editing.castling_rights = editing.clean_castling_rights()
+                board, editing = editing, None
+            else:
+                symbol = cmd[0] if color == chess.WHITE else cmd[0].lower()
+                editing.set_piece_at(chess.parse_square(cmd[1:3]), chess.Piece.from_symbol(symbol))
+            continue
+        if cmd == "protover":
+            out('feature myname="FakeX-%s" ping=1 setboard=%s memory=1 done=0' % (mode, setboard))
+            out("feature done=1")
+        elif cmd == "ping":
+            out("pong " + tokens[1])
+        elif cmd == "new":
+            board = chess.Board()
+        elif cmd == "setboard":
+            if setboard == "0":
+                sys.exit(11)  # as Fairy-Max 5.0b does
+            board = chess.Board(" ".join(tokens[1:]))
+        elif cmd == "edit":
+            editing, color = board.copy(stack=False), chess.WHITE
+        elif cmd == "time":
+            time_cs = int(tokens[1])
+        elif cmd == "go":
+            moves_made += 1
+            if (moves_made == at and not os.path.exists(marker)) or (at == 0 and mode != "ok"):
+                open(marker, "w").close()
+                if mode == "illegal":
+                    out("move a1a8"); continue
+                if mode == "slow":
+                    time.sleep(time_cs / 100 + 0.05)
+                if mode == "resign":
+                    out("resign"); continue
+            move = rng.choice(list(board.legal_moves))
+            out("1 %d 0 1 %s" % (rng.randint(-20, 20), move.uci()))
+            out("move " + move.uci())
+            board.push(move)
+        elif cmd == "quit":
+            break
+        elif cmd in ("xboard", "accepted", "rejected", "force", "level", "otim", "post", "nopost", "easy",
+                     "hard", "memory", "random", "computer", "sd", "st"):
+            pass
+        else:  # a move in force mode
+            try:
+                board.push_uci(cmd)
+            except ValueError:
+                out("Illegal move: " + cmd)
+''')
+
+
+@pytest.fixture()
+def fake_xboard(tmp_path):
+    script = tmp_path / "fake_xboard.py"
+    script.write_text(FAKE_XBOARD)
+
+    def command(mode, at=0, setboard=1):
+        return f"xboard:{sys.executable} {script} {mode} {at} {tmp_path / ('xmarker-' + mode)} {setboard}"
+
+    return command
+
+
+def test_xboard_engines_play_from_openings(tmp_path, fake, fake_xboard):
+    # One FEN opening with White and one with Black to move; the XBoard engine without setboard
+    # gets both in edit mode (it exits if it is sent setboard); every move of every game is
+    # checked by the runner, so a wrongly set-up position shows as an illegal move.
+    openings = tmp_path / "openings.epd"
+    openings.write_text("rnbqkb1r/p2ppppp/1pp2n2/8/8/3P3P/PPPBPPP1/RN1QKBNR w KQkq - 0 4\n"
+                        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n"
+                        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+    status, text = run_match(tmp_path, fake_xboard("ok", setboard=0), fake_xboard("ok"), games=6,
+                             extra=["--openings", str(openings), "--option1", "memory=64", "--save-logs", "all"])
+    assert status == 0 and text.splitlines()[-1] == "6 passed, 0 failed", text
+    assert "FakeX-ok #1" in text and "protocol warnings 0" in text
+    logs = "".join(p.read_text() for p in sorted((tmp_path / "logs").glob("*.log")))
+    assert "<< setboard" in logs  # the engine with setboard=1 got setboard ...
+    assert logs.count("<< edit") == 6  # ... the other edit mode, once per game
+    assert logs.count("<< memory 64") == 1  # configured once, not again before every move
+    assert logs.count("<< new") == 12  # a new game for each engine in each game
+    assert "<< go" in logs and ">> move " in logs
+    pgn = (tmp_path / "games.pgn").read_text()
+    assert pgn.count("[Round ") == 6
+
+
+@pytest.mark.parametrize("mode,label,pgn_text", [
+    ("illegal", "illegal moves 1", "White makes an illegal move"),
+    ("slow", "time forfeits 1", "White loses on time"),
+])
+def test_xboard_errors_are_detected(tmp_path, fake, fake_xboard, mode, label, pgn_text):
+    # as test_errors_are_detected_and_lose, with engine 1 speaking XBoard
+    status, text = run_match(tmp_path, fake_xboard(mode, 3), fake("ok"), games=2)
+    assert status == 1, text
+    assert label in text and text.splitlines()[-1] == "1 passed, 1 failed", text
+    game1 = (tmp_path / "logs" / "game-0001.pgn").read_text()
+    assert '[Result "0-1"]' in game1 and pgn_text in game1
+
+
+def test_xboard_resignation_is_a_loss_not_an_error(tmp_path, fake, fake_xboard):
+    status, text = run_match(tmp_path, fake_xboard("resign", 2), fake("ok"), games=2)
+    assert status == 0 and text.splitlines()[-1] == "2 passed, 0 failed", text
+    pgn = (tmp_path / "games.pgn").read_text()
+    assert "White resigns" in pgn and '[Result "0-1"]' in pgn
+
+
+def test_stop_rule_and_on_game_hooks(tmp_path, fake):
+    seen = []
+    pgn = tmp_path / "all.pgn"
+    pgn.write_text("[Event \"earlier\"]\n\n*\n\n")
+    cfg = match.MatchConfig(
+        engine1=match.EngineSpec(fake("ok"), []), engine2=match.EngineSpec(fake("ok"), []),
+        base=2.0, inc=0.05, games=20, random_plies=4, save_logs="none", quiet=True,
+        pgn_path=str(pgn), pgn_append=True,
+        stop_rule=lambda w, d, l: "four games" if w + d + l >= 4 else None,
+        on_game=lambda rec, wdl: seen.append((rec.number, wdl)))
+    import io
+    out = io.StringIO()
+    res = match.Match(cfg, out=out).run()
+    # the worker may already have taken game 5 when game 4's result stops the match: it counts
+    played = len(res.records)
+    assert played in (4, 5) and res.early_stop == "four games" and res.early_stop_at == 4
+    assert [n for n, _ in seen] == list(range(1, played + 1)) and sum(seen[3][1]) == 4
+    assert out.getvalue() == ""  # quiet: no header, no game lines
+    text = pgn.read_text()
+    assert text.startswith("[Event \"earlier\"]") and text.count("[Round ") == played
+    assert "Early stop     : four games (after 4 games)" in "\n".join(match.summary_lines(cfg, res))

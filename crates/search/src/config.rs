@@ -102,6 +102,21 @@ pub struct SearchConfig {
     /// Reduce by a log(depth)·log(move number) table instead of one ply.
     pub lmr_log_table: bool,
 
+    // Shallow-depth pruning (Heinz, "Extended futility pruning"; reverse futility is also
+    // known as static null move).
+    /// Return the static eval at non-PV nodes when it beats beta by `margin × depth`.
+    pub reverse_futility: bool,
+    pub reverse_futility_margin: i32,
+    pub reverse_futility_depth: i32,
+    /// Skip quiet moves at non-PV nodes when the static eval plus `margin × depth` cannot
+    /// reach alpha.
+    pub futility: bool,
+    pub futility_margin: i32,
+    pub futility_depth: i32,
+    /// Skip quiet moves at non-PV nodes after `3 + depth²` moves (late move pruning).
+    pub late_move_pruning: bool,
+    pub late_move_pruning_depth: i32,
+
     // Extensions.
     pub extend_check: bool,
     pub extend_single_reply: bool,
@@ -179,6 +194,14 @@ impl Default for SearchConfig {
             lmr_full_depth_moves: 3,
             lmr_min_depth: 3,
             lmr_log_table: true,
+            reverse_futility: true,
+            reverse_futility_margin: 75,
+            reverse_futility_depth: 6,
+            futility: true,
+            futility_margin: 100,
+            futility_depth: 3,
+            late_move_pruning: true,
+            late_move_pruning_depth: 3,
             extend_check: true,
             extend_single_reply: true,
             extend_recapture: false,
@@ -231,6 +254,9 @@ impl SearchConfig {
             null_store_tt: false,
             lmr: false,
             lmr_log_table: false,
+            reverse_futility: false,
+            futility: false,
+            late_move_pruning: false,
             extend_check: false,
             extend_single_reply: false,
             extend_recapture: false,

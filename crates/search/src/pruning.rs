@@ -1,4 +1,5 @@
-//! Forward pruning and reductions: null-move pruning and late move reductions.
+//! Forward pruning and reductions: null-move pruning, late move reductions, reverse
+//! futility, futility and late move pruning.
 
 use crate::config::NullReduction;
 use crate::game::Game;
@@ -134,6 +135,63 @@ impl<G: Game> Searcher<G> {
             );
         }
         Some(if self.config.fail_soft { value } else { beta })
+    }
+
+    /// Reverse futility pruning (static null move): near the leaves, a static eval far above
+    /// beta is trusted to hold. Not in PV nodes, in check, or against mate scores.
+    #[inline]
+    pub(crate) fn reverse_futility(
+        &mut self,
+        eval: i32,
+        beta: i32,
+        depth: i32,
+        pv_node: bool,
+        in_check: bool,
+    ) -> Option<i32> {
+        let config = &self.config;
+        if !config.reverse_futility
+            || pv_node
+            || in_check
+            || depth > config.reverse_futility_depth
+            || score::is_mate(beta)
+            || eval - config.reverse_futility_margin * depth < beta
+        {
+            return None;
+        }
+        self.stats.reverse_futility_cutoffs += 1;
+        Some(if config.fail_soft { eval } else { beta })
+    }
+
+    /// Whether a quiet move (no capture, promotion or check, not a killer) may be skipped at
+    /// a non-PV node not in check, after `searched` moves: futility pruning (the eval plus a
+    /// margin cannot reach alpha) or late move pruning (too far down the ordering).
+    #[inline]
+    pub(crate) fn prune_quiet(
+        &mut self,
+        eval: i32,
+        alpha: i32,
+        depth: i32,
+        searched: usize,
+    ) -> bool {
+        let config = &self.config;
+        if searched == 0 || score::is_mate(alpha) {
+            return false;
+        }
+        if config.late_move_pruning
+            && depth <= config.late_move_pruning_depth
+            && searched >= (3 + depth * depth) as usize
+        {
+            self.stats.late_move_prunes += 1;
+            return true;
+        }
+        if config.futility
+            && depth <= config.futility_depth
+            && eval + config.futility_margin * depth <= alpha
+        {
+            self.stats.futility_prunes += 1;
+            return true;
+        }
+        false
     }
 
     /// Plies to reduce the `searched`-th move (0-based count of moves already searched).

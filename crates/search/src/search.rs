@@ -100,6 +100,10 @@ impl<G: Game> Searcher<G> {
             return value;
         }
 
+        if let Some(value) = self.reverse_futility(eval, beta, depth, pv_node, in_check) {
+            return value;
+        }
+
         if let Some(value) = self.null_move(
             game,
             beta,
@@ -146,6 +150,16 @@ impl<G: Game> Searcher<G> {
             let previous = game.last_move_index();
             game.play(m);
             let gives_check = game.in_check();
+            let quiet = !tactical
+                && !gives_check
+                && !matches!(
+                    class,
+                    Class::Killer | Class::Countermove | Class::Refutation
+                );
+            if quiet && !pv_node && !in_check && self.prune_quiet(eval, alpha, depth, searched) {
+                game.undo();
+                continue;
+            }
             let extension = self.extension(gives_check, single_reply, recapture, pawn_seventh, ply);
             let new_depth = depth - 1 + extension;
             let child_follows = follow_pv && packed == self.refutation.move_at(ply);

@@ -32,6 +32,9 @@ pub struct SearchStats {
     pub null_verifications_failed: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
+    pub reverse_futility_cutoffs: u64,
+    pub futility_prunes: u64,
+    pub late_move_prunes: u64,
     pub pvs_researches: u64,
     pub aspiration_researches: u64,
     pub presearches: u64,
@@ -69,6 +72,9 @@ impl Default for SearchStats {
             null_verifications_failed: 0,
             lmr_reductions: 0,
             lmr_researches: 0,
+            reverse_futility_cutoffs: 0,
+            futility_prunes: 0,
+            late_move_prunes: 0,
             pvs_researches: 0,
             aspiration_researches: 0,
             presearches: 0,
@@ -135,6 +141,9 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.null_verifications_failed += o.null_verifications_failed;
         self.lmr_reductions += o.lmr_reductions;
         self.lmr_researches += o.lmr_researches;
+        self.reverse_futility_cutoffs += o.reverse_futility_cutoffs;
+        self.futility_prunes += o.futility_prunes;
+        self.late_move_prunes += o.late_move_prunes;
         self.pvs_researches += o.pvs_researches;
         self.aspiration_researches += o.aspiration_researches;
         self.presearches += o.presearches;
@@ -200,6 +209,11 @@ impl fmt::Display for SearchStats {
             self.etc_probes,
             self.etc_cutoffs,
             self.upcoming_repetitions
+        )?;
+        writeln!(
+            f,
+            "shallow pruning: reverse-futility cutoffs {} futility-pruned {} late-move-pruned {}",
+            self.reverse_futility_cutoffs, self.futility_prunes, self.late_move_prunes
         )?;
         write!(
             f,

@@ -307,6 +307,57 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         lmr_log_table,
         "log-formula reductions (else one ply)"
     ),
+    check!(
+        "ReverseFutility",
+        reverse_futility,
+        "reverse futility pruning (static null move)"
+    ),
+    spin!(
+        "ReverseFutilityMargin",
+        reverse_futility_margin,
+        i32,
+        0,
+        1000,
+        "margin per ply"
+    ),
+    spin!(
+        "ReverseFutilityDepth",
+        reverse_futility_depth,
+        i32,
+        0,
+        64,
+        "deepest depth pruned"
+    ),
+    check!("Futility", futility, "futility pruning of quiet moves"),
+    spin!(
+        "FutilityMargin",
+        futility_margin,
+        i32,
+        0,
+        1000,
+        "margin per ply"
+    ),
+    spin!(
+        "FutilityDepth",
+        futility_depth,
+        i32,
+        0,
+        64,
+        "deepest depth pruned"
+    ),
+    check!(
+        "LateMovePruning",
+        late_move_pruning,
+        "skip quiet moves after 3+depth^2"
+    ),
+    spin!(
+        "LateMovePruningDepth",
+        late_move_pruning_depth,
+        i32,
+        0,
+        64,
+        "deepest depth pruned"
+    ),
     check!("ExtendCheck", extend_check, "check extension"),
     check!(
         "ExtendSingleReply",
