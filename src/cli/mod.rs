@@ -8,7 +8,9 @@ pub mod perft;
 pub mod pool;
 pub mod progress;
 pub mod report;
+pub mod selfplay;
 pub mod solve;
+pub mod tune;
 pub mod uci;
 
 use anyhow::Result;
@@ -34,6 +36,12 @@ pub enum Command {
     /// Measure what search enhancements buy: every combination at fixed depths, or pre-search
     /// on and off (--presearch).
     Ablate(ablate::AblateArgs),
+    /// Play fast fixed-node games against itself and write positions labelled with the
+    /// game result (`<FEN> | <result>`), the data `horizon tune` fits.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Fit the evaluation weights to labelled positions by Texel's method; `--write` them
+    /// as the source the build uses.
+    Tune(tune::TuneArgs),
 }
 
 impl Command {
@@ -43,6 +51,8 @@ impl Command {
             Command::Bench(args) => bench::run(&args),
             Command::Epd(args) => epd::run(&args),
             Command::Ablate(args) => ablate::run(&args),
+            Command::Selfplay(args) => selfplay::run(&args),
+            Command::Tune(args) => tune::run(&args),
         }
     }
 }

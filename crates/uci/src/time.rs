@@ -48,7 +48,15 @@ pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Optio
         Some(n) if n > 0 => n.min(60),
         _ => 16 + 24 * phase.min(24) / 24, // 40 in the opening, 16 in a bare endgame
     };
-    let share = left / moves_left + increment * 3 / 4;
+    // Every move costs the overhead (GUI and pipe latency, a stalled process), not only
+    // this one: plan with the time of all expected moves minus their overheads, as
+    // Stockfish does. Without it a low clock with an increment kept shrinking, since each
+    // move cost its share plus the latency the engine never saw.
+    let horizon = time + increment * (moves_left - 1);
+    let share = horizon
+        .saturating_sub(overhead * (moves_left + 2))
+        .max(Duration::from_millis(1))
+        / moves_left;
     // Caps: one move never takes more than a fifth of the clock as a target, nor more than
     // half of it in the worst case (a loaded machine can stall a process for tens of ms).
     let soft = share.min(left / 5);
@@ -115,6 +123,22 @@ mod tests {
             binc: Some(winc),
             movestogo,
             ..GoParams::default()
+        }
+    }
+
+    /// A game in which every move costs its soft limit plus the full overhead (the latency
+    /// the engine cannot see): the clock must never run out, from any start.
+    #[test]
+    fn low_clock_with_increment_survives_latency() {
+        let overhead = Duration::from_millis(30);
+        for (start_ms, inc_ms) in [(120, 40), (500, 40), (4000, 40), (10_000, 100), (300, 100)] {
+            let mut clock = start_ms as i64;
+            for _ in 0..300 {
+                let plan = plan(&go(clock, inc_ms, None), true, 8, overhead).expect("timed");
+                clock -= plan.soft.as_millis() as i64 + overhead.as_millis() as i64;
+                assert!(clock > 0, "start {start_ms}+{inc_ms}: flagged");
+                clock += inc_ms;
+            }
         }
     }
 

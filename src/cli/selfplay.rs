@@ -1,0 +1,437 @@
+//! `horizon selfplay`: fast games of Horizon against itself (a fixed node count per move),
+//! several at once, written as labelled positions for `horizon tune`.
+//!
+//! Each game starts from a line of an openings file or from a few random legal moves, then
+//! both sides search a fixed number of nodes per move on one thread with the game's own
+//! table (cleared before the game). Games end by the rules or by adjudication. The positions
+//! the engine searched are written with the game result, except the first plies after the
+//! opening, positions in check, positions whose best move was a capture or promotion, and
+//! positions with a mate score: what remains is mostly quiet, as Texel tuning wants it.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use horizon_chess::{Color, Move, Position};
+use horizon_search::score::is_mate;
+use horizon_search::{Limits, SearchConfig, Searcher, Silent};
+
+use super::pool::run_ordered;
+use super::progress::Progress;
+use super::report::{human, thousands};
+
+/// Searched plies after the opening that are played but not written.
+const SKIP_PLIES: usize = 8;
+/// Resign adjudication: this score (centipawns, or a mate) ...
+const RESIGN_SCORE: i32 = 1000;
+/// ... for this many consecutive plies, agreed by both sides.
+const RESIGN_PLIES: usize = 4;
+/// Draw adjudication: from this game ply on ...
+const DRAW_FROM_PLY: usize = 80;
+/// ... scores within this many centipawns of zero ...
+const DRAW_SCORE: i32 = 10;
+/// ... for this many consecutive plies.
+const DRAW_PLIES: usize = 10;
+/// Longest game (plies from the start position of the game): then a draw.
+const MAX_PLIES: usize = 400;
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Output: one position per line, `<FEN> | <result>`, the result of the game from White's view: \
+1.0 White won, 0.5 draw, 0.0 Black won. Positions are written after the opening and the \
+8 plies that follow it, and only where the side to move is not in check, the search's best \
+move is neither a capture nor a promotion, and the score is not a mate.
+
+Games end by checkmate, stalemate, threefold repetition, the fifty-move rule or insufficient \
+material; by adjudication when both sides see at least 1000 cp (or a mate) for the same side \
+for 4 consecutive plies (a win), or when every score is within 10 cp of zero for 10 \
+consecutive plies after ply 80 (a draw); and as a draw at ply 400.
+
+Each game uses its own table and random stream (from --seed and the game number), so a run \
+is the same for a given seed whatever the number of threads.")]
+pub struct SelfplayArgs {
+    /// Number of games.
+    #[arg(long)]
+    pub games: usize,
+    /// Nodes per move (a fixed-node search on one thread).
+    #[arg(long)]
+    pub nodes: u64,
+    /// Games played at once, each on its own thread with its own table.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Start positions, one FEN or EPD per line (e.g. ../shared/openings/noob-3moves-sample.epd),
+    /// taken in an order shuffled by the seed; each is used once before any is used again.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Without --openings: random legal moves from the start position that open each game.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    /// Seed of the opening order and the random moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Transposition table per game thread in MiB (cleared before each game).
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Where the positions go (overwritten).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// SplitMix64: a small, fast, seedable generator (the games need no more).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// Uniform in `[0, 1)`.
+    #[cfg(test)]
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ending {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    FiftyMoves,
+    InsufficientMaterial,
+    ResignAdjudicated,
+    DrawAdjudicated,
+    MaxPlies,
+}
+
+impl Ending {
+    const ALL: [Ending; 8] = [
+        Ending::Checkmate,
+        Ending::ResignAdjudicated,
+        Ending::Stalemate,
+        Ending::Repetition,
+        Ending::FiftyMoves,
+        Ending::InsufficientMaterial,
+        Ending::DrawAdjudicated,
+        Ending::MaxPlies,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "mate",
+            Ending::Stalemate => "stalemate",
+            Ending::Repetition => "repetition",
+            Ending::FiftyMoves => "50 moves",
+            Ending::InsufficientMaterial => "material",
+            Ending::ResignAdjudicated => "win adjudicated",
+            Ending::DrawAdjudicated => "draw adjudicated",
+            Ending::MaxPlies => "ply cap",
+        }
+    }
+}
+
+/// One finished game.
+pub struct Game {
+    /// White's score: 1.0, 0.5 or 0.0.
+    pub result: f64,
+    pub ending: Ending,
+    pub plies: usize,
+    /// FENs to write.
+    pub positions: Vec<String>,
+}
+
+/// A result as written: `1.0`, `0.5`, `0.0`.
+pub fn result_text(result: f64) -> &'static str {
+    if result > 0.75 {
+        "1.0"
+    } else if result < 0.25 {
+        "0.0"
+    } else {
+        "0.5"
+    }
+}
+
+/// Reads an openings file: one FEN (with or without move counters) or EPD per line; blank
+/// lines and `#` comments are skipped. Returns the positions as FENs (a `Position` holds a
+/// pawn hash: thousands of them would take hundreds of MiB).
+pub fn read_openings(path: &Path) -> Result<Vec<String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut openings = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let position = Position::from_fen(line)
+            .or_else(|_| Position::from_epd(line))
+            .with_context(|| format!("{}:{}: not a FEN or EPD", path.display(), n + 1))?;
+        openings.push(position.fen());
+    }
+    anyhow::ensure!(!openings.is_empty(), "{}: no positions", path.display());
+    Ok(openings)
+}
+
+/// A game thread's engine: one searcher with its own table.
+pub struct Player {
+    searcher: Searcher<Position>,
+    limits: Limits,
+}
+
+impl Player {
+    pub fn new(config: SearchConfig, hash_mib: usize, nodes: u64) -> Player {
+        Player {
+            searcher: Searcher::standalone(config, hash_mib),
+            limits: Limits::nodes(nodes),
+        }
+    }
+
+    /// Plays one game from `start` (already after the opening).
+    pub fn play(&mut self, start: &Position) -> Game {
+        self.searcher.table().clear();
+        self.searcher.control().reset();
+        self.searcher.clear();
+        let mut pos = start.clone();
+        let mut positions = Vec::new();
+        let mut searched = 0usize;
+        let (mut white_winning, mut black_winning, mut level) = (0usize, 0usize, 0usize);
+        let mut plies = 0usize;
+        let (result, ending) = loop {
+            if let Some(end) = rules_ending(&pos) {
+                break end;
+            }
+            if plies >= MAX_PLIES {
+                break (0.5, Ending::MaxPlies);
+            }
+            let outcome = self.searcher.search(&mut pos, &self.limits, &mut Silent);
+            let Some(best) = outcome.best_move else {
+                // Only when there is no legal move, which the rules caught above.
+                break (0.5, Ending::Stalemate);
+            };
+            let score = outcome.score;
+            let mate = is_mate(score);
+            let white_score = if pos.turn() == Color::White {
+                score
+            } else {
+                -score
+            };
+            if searched >= SKIP_PLIES && !pos.in_check() && !is_tactical(best) && !mate {
+                positions.push(pos.fen());
+            }
+            searched += 1;
+            // Resignation needs both sides' searches to agree: consecutive plies.
+            if white_score >= RESIGN_SCORE || (mate && white_score > 0) {
+                white_winning += 1;
+                black_winning = 0;
+            } else if white_score <= -RESIGN_SCORE || (mate && white_score < 0) {
+                black_winning += 1;
+                white_winning = 0;
+            } else {
+                white_winning = 0;
+                black_winning = 0;
+            }
+            level = if white_score.abs() <= DRAW_SCORE {
+                level + 1
+            } else {
+                0
+            };
+            pos.play(best);
+            plies += 1;
+            if white_winning >= RESIGN_PLIES {
+                break (1.0, Ending::ResignAdjudicated);
+            }
+            if black_winning >= RESIGN_PLIES {
+                break (0.0, Ending::ResignAdjudicated);
+            }
+            if plies >= DRAW_FROM_PLY && level >= DRAW_PLIES {
+                break (0.5, Ending::DrawAdjudicated);
+            }
+        };
+        Game {
+            result,
+            ending,
+            plies,
+            positions,
+        }
+    }
+}
+
+fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// The game's end by the rules, if it is over: (White's score, why).
+pub fn rules_ending(pos: &Position) -> Option<(f64, Ending)> {
+    if pos.moves().is_empty() {
+        return Some(if pos.in_check() {
+            let white_mated = pos.turn() == Color::White;
+            (if white_mated { 0.0 } else { 1.0 }, Ending::Checkmate)
+        } else {
+            (0.5, Ending::Stalemate)
+        });
+    }
+    if pos.is_insufficient_material() {
+        return Some((0.5, Ending::InsufficientMaterial));
+    }
+    if pos.is_fifty_move_draw() {
+        return Some((0.5, Ending::FiftyMoves));
+    }
+    // Two earlier occurrences: the third time.
+    if pos.repetitions() >= 2 {
+        return Some((0.5, Ending::Repetition));
+    }
+    None
+}
+
+/// `plies` random legal moves from the start position, not ending the game; retried with
+/// the next random numbers when they do.
+pub fn random_opening(rng: &mut SplitMix64, plies: usize) -> Position {
+    'attempt: loop {
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                continue 'attempt;
+            }
+            let m = moves[rng.below(moves.len())];
+            pos.play(m);
+        }
+        if rules_ending(&pos).is_none() {
+            // A fresh position: the game's history starts here.
+            let fresh = Position::from_fen(&pos.fen());
+            return fresh.unwrap_or(pos);
+        }
+    }
+}
+
+/// Mixes the seed and the game number into a game's random stream.
+fn game_rng(seed: u64, game: usize) -> SplitMix64 {
+    let mut mix = SplitMix64::new(seed ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    SplitMix64::new(mix.next_u64())
+}
+
+pub fn run(args: &SelfplayArgs) -> Result<()> {
+    anyhow::ensure!(args.games >= 1, "--games must be at least 1");
+    anyhow::ensure!(args.nodes >= 1, "--nodes must be at least 1");
+    anyhow::ensure!(
+        (1..=256).contains(&args.threads),
+        "--threads must be 1 to 256"
+    );
+    anyhow::ensure!(args.hash >= 1, "--hash must be at least 1 MiB");
+    let openings = match &args.openings {
+        Some(path) => Some(read_openings(path)?),
+        None => None,
+    };
+    // The order in which openings are used: shuffled by the seed.
+    let order: Vec<usize> = openings.as_ref().map_or_else(Vec::new, |o| {
+        let mut order: Vec<usize> = (0..o.len()).collect();
+        let mut rng = SplitMix64::new(args.seed);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        order
+    });
+    let start_of = |game: usize| -> Position {
+        match &openings {
+            // The FEN was written from a parsed position, so it parses again.
+            Some(o) => Position::from_fen(&o[order[game % order.len()]])
+                .unwrap_or_else(|_| Position::startpos()),
+            None => random_opening(&mut game_rng(args.seed, game), args.random_plies),
+        }
+    };
+
+    let file =
+        File::create(&args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
+    let mut out = BufWriter::new(file);
+    let source = match (&args.openings, &openings) {
+        (Some(path), Some(o)) => format!("{} openings from {}", o.len(), path.display()),
+        _ => format!("{} random plies", args.random_plies),
+    };
+    println!(
+        "selfplay: {} games, {} nodes per move, {} thread(s), {} MiB hash each, {source}, seed {}",
+        args.games, args.nodes, args.threads, args.hash, args.seed
+    );
+
+    let config = SearchConfig::default();
+    let progress = Progress::new(args.games, args.quiet);
+    let started = Instant::now();
+    let (mut wins, mut draws, mut losses) = (0usize, 0usize, 0usize);
+    let mut written = 0usize;
+    let mut total_plies = 0usize;
+    let mut endings = [0usize; Ending::ALL.len()];
+    let mut write_error: Option<std::io::Error> = None;
+    run_ordered(
+        args.games,
+        args.threads,
+        || Player::new(config.clone(), args.hash, args.nodes),
+        |player, game| player.play(&start_of(game)),
+        |_, game| {
+            match result_text(game.result) {
+                "1.0" => wins += 1,
+                "0.0" => losses += 1,
+                _ => draws += 1,
+            }
+            total_plies += game.plies;
+            if let Some(i) = Ending::ALL.iter().position(|&e| e == game.ending) {
+                endings[i] += 1;
+            }
+            let result = result_text(game.result);
+            for fen in &game.positions {
+                if write_error.is_none()
+                    && let Err(e) = writeln!(out, "{fen} | {result}")
+                {
+                    write_error = Some(e);
+                }
+            }
+            written += game.positions.len();
+            progress.inc();
+            progress.set_message(format!("+{wins} ={draws} -{losses}, {written} positions"));
+        },
+    )?;
+    progress.finish();
+    if let Some(e) = write_error {
+        return Err(e).with_context(|| format!("cannot write {}", args.out.display()));
+    }
+    out.flush()
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let elapsed = started.elapsed();
+    let endings: Vec<String> = Ending::ALL
+        .iter()
+        .zip(endings)
+        .filter(|&(_, n)| n > 0)
+        .map(|(e, n)| format!("{} {n}", e.name()))
+        .collect();
+    println!("endings: {}", endings.join(", "));
+    println!(
+        "games {}: +{wins} ={draws} -{losses} (White's view), {:.1} plies per game, {} positions \
+         written to {}, {:.2} games/s, {}",
+        args.games,
+        total_plies as f64 / args.games as f64,
+        thousands(written as u64),
+        args.out.display(),
+        args.games as f64 / elapsed.as_secs_f64().max(1e-9),
+        human(elapsed)
+    );
+    Ok(())
+}

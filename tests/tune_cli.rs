@@ -1,0 +1,254 @@
+//! `horizon selfplay` and `horizon tune` end to end: the labelled positions self-play
+//! writes, and a tuning run on a small synthetic set.
+
+mod common;
+
+use std::path::Path;
+
+use common::{run_horizon, scratch_dir};
+use horizon_chess::eval::layout::NUM_WEIGHTS;
+use horizon_chess::shakmaty::{Color, Position as _, Role};
+use horizon_chess::{Position, START_FEN};
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn assert_success(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        stdout(output),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Every line of a self-play file: `<FEN> | <result>`, a legal position not in check, a
+/// result of 0, 0.5 or 1. Returns the number of lines.
+fn check_selfplay_file(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).expect("output written");
+    let mut lines = 0;
+    for line in text.lines() {
+        let (fen, result) = line
+            .split_once(" | ")
+            .unwrap_or_else(|| panic!("not `<FEN> | <result>`: {line}"));
+        assert!(
+            ["1.0", "0.5", "0.0"].contains(&result),
+            "result {result:?} in {line}"
+        );
+        let position = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert!(!position.in_check(), "in check: {fen}");
+        assert!(!position.moves().is_empty(), "game over: {fen}");
+        lines += 1;
+    }
+    lines
+}
+
+#[test]
+fn selfplay_writes_labelled_quiet_positions() {
+    let dir = scratch_dir("selfplay");
+    let out = dir.join("games.txt");
+    let output = run_horizon(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--nodes",
+        "400",
+        "--threads",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_success(&output);
+    let text = stdout(&output);
+    assert!(text.contains("games 2:"), "{text}");
+    let lines = check_selfplay_file(&out);
+    assert!(lines > 0, "no positions written\n{text}");
+    assert!(
+        text.replace(',', "")
+            .contains(&format!("{lines} positions written")),
+        "{text}"
+    );
+
+    // From an openings file, on one thread: the same seed gives the same games whatever the
+    // number of threads.
+    let openings = dir.join("openings.epd");
+    std::fs::write(
+        &openings,
+        format!(
+            "{START_FEN}\n\
+             # a comment\n\
+             r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id \"x\";\n"
+        ),
+    )
+    .expect("writable");
+    let mut files = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("openings-{threads}.txt"));
+        let output = run_horizon(&[
+            "selfplay",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--threads",
+            threads,
+            "--openings",
+            openings.to_str().expect("utf-8 path"),
+            "--out",
+            out.to_str().expect("utf-8 path"),
+        ]);
+        assert_success(&output);
+        check_selfplay_file(&out);
+        files.push(std::fs::read_to_string(&out).expect("written"));
+    }
+    assert_eq!(files[0], files[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn selfplay_help_documents_the_format() {
+    let output = run_horizon(&["selfplay", "--help"]);
+    assert_success(&output);
+    let text = stdout(&output);
+    assert!(text.contains("<FEN> | <result>"), "{text}");
+    assert!(text.contains("White's view"), "{text}");
+}
+
+/// Material balance in pawns (1, 3, 3, 5, 9), White minus Black.
+fn material(position: &Position) -> i32 {
+    let board = position.chess().board();
+    let values = [
+        (Role::Pawn, 1),
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ];
+    values
+        .iter()
+        .map(|&(role, v)| {
+            let count = |c: Color| (board.by_role(role) & board.by_color(c)).count() as i32;
+            v * (count(Color::White) - count(Color::Black))
+        })
+        .sum()
+}
+
+/// Positions from random games, labelled by their material balance: a synthetic data set
+/// the current weights do not fit exactly.
+fn synthetic_data(count: usize) -> String {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut text = String::new();
+    let mut written = 0;
+    while written < count {
+        let mut position = Position::startpos();
+        let plies = 8 + next(60);
+        for _ in 0..plies {
+            let moves = position.moves();
+            if moves.is_empty() {
+                break;
+            }
+            position.play(moves[next(moves.len())]);
+        }
+        if position.moves().is_empty() || position.in_check() {
+            continue;
+        }
+        let result = match material(&position) {
+            d if d > 0 => "1.0",
+            d if d < 0 => "0.0",
+            _ => "0.5",
+        };
+        text.push_str(&format!("{} | {result}\n", position.fen()));
+        written += 1;
+    }
+    text
+}
+
+/// The `(mg, eg)` pairs of the `WEIGHTS` array in a rendered `weights.rs`.
+fn weight_pairs(source: &str) -> Vec<(i32, i32)> {
+    let body = source
+        .split_once("pub const WEIGHTS")
+        .and_then(|(_, rest)| rest.split_once("= ["))
+        .and_then(|(_, rest)| rest.split_once("];"))
+        .map(|(body, _)| body)
+        .expect("a WEIGHTS array");
+    let mut pairs = Vec::new();
+    for line in body.lines().map(str::trim) {
+        if line.starts_with("//") {
+            continue;
+        }
+        for item in line.split("),").filter(|s| !s.trim().is_empty()) {
+            let item = item.trim().trim_start_matches('(').trim_end_matches(')');
+            let (mg, eg) = item.split_once(',').expect("a pair");
+            pairs.push((
+                mg.trim().parse().expect("integer"),
+                eg.trim().parse().expect("integer"),
+            ));
+        }
+    }
+    pairs
+}
+
+/// "training error 0.123 -> 0.100" from the tune output.
+fn training_errors(text: &str) -> (f64, f64) {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("training error"))
+        .unwrap_or_else(|| panic!("no error line in\n{text}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    (
+        words[2].parse().expect("error before"),
+        words[4].trim_end_matches(',').parse().expect("error after"),
+    )
+}
+
+#[test]
+fn tune_lowers_the_training_error_and_writes_weights_source() {
+    let dir = scratch_dir("tune");
+    let data = dir.join("synthetic.txt");
+    std::fs::write(&data, synthetic_data(3000)).expect("writable");
+    let weights = dir.join("weights.rs");
+    let output = run_horizon(&[
+        "tune",
+        "--data",
+        data.to_str().expect("utf-8 path"),
+        "--max-positions",
+        "2500",
+        "--epochs",
+        "60",
+        "--learning-rate",
+        "2",
+        "--threads",
+        "2",
+        "--write",
+        weights.to_str().expect("utf-8 path"),
+    ]);
+    assert_success(&output);
+    let text = stdout(&output);
+    assert!(text.contains("read 2,500 positions"), "{text}");
+    assert!(text.contains("K = "), "{text}");
+    let (before, after) = training_errors(&text);
+    assert!(after < before, "training error {before} -> {after}\n{text}");
+
+    let source = std::fs::read_to_string(&weights).expect("weights written");
+    assert!(source.contains("pub const WEIGHTS"), "{source}");
+    assert!(source.contains("Tuned by Texel's method"), "{source}");
+    assert_eq!(weight_pairs(&source).len(), NUM_WEIGHTS);
+    // The current weights parse the same way (the test reads what it should).
+    let current = include_str!("../crates/chess/src/eval/weights.rs");
+    assert_eq!(weight_pairs(current).len(), NUM_WEIGHTS);
+
+    // A missing data file is an error.
+    let output = run_horizon(&["tune", "--data", "/nonexistent/horizon-data.txt"]);
+    assert!(!output.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
