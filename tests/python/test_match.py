@@ -587,3 +587,27 @@ def test_stop_rule_and_on_game_hooks(tmp_path, fake):
     text = pgn.read_text()
     assert text.startswith("[Event \"earlier\"]") and text.count("[Round ") == played
     assert "Early stop     : four games (after 4 games)" in "\n".join(match.summary_lines(cfg, res))
+
+
+# --------------------------------------------------------------------------- pgn_positions
+
+
+def test_pgn_positions_labels_quiet_positions():
+    import io
+
+    import pgn_positions
+
+    pgn = io.StringIO(
+        '[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n'
+        '[Result "*"]\n\n1. e4 *\n\n'
+        '[Result "1/2-1/2"]\n\n1. e4 d5 2. exd5 Qxd5 1/2-1/2\n'
+    )
+    lines = list(pgn_positions.positions(pgn, skip=1))
+    # Game 1: plies 1..3 kept (f3 skipped; Qh4# is a quiet move from a position not in check).
+    # Game 2 has no result. Game 3: ply 1 (d5 to play) kept, exd5 and Qxd5 are captures.
+    assert lines == [
+        "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1 | 0.0",
+        "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2 | 0.0",
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 | 0.0",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 0.5",
+    ]

@@ -26,6 +26,7 @@ pub(crate) fn material_and_squares<S: Sink>(ctx: &Context, sink: &mut S) {
 }
 
 /// Mobility, king-zone attacks, bishop pair and colour, rook files and 7th rank, outposts.
+#[allow(clippy::needless_range_loop)] // side and role index several tables at once
 #[inline(always)]
 pub(crate) fn evaluate<S: Sink>(ctx: &mut Context, sink: &mut S) {
     let occupied = shakmaty::Bitboard(ctx.occupied);

@@ -53,7 +53,7 @@ fn walk() -> Vec<Chess> {
             if moves.is_empty() {
                 break;
             }
-            let m = moves[rng.random_range(0..moves.len())].clone();
+            let m = moves[rng.random_range(0..moves.len())];
             pos.play_unchecked(m);
         }
     }

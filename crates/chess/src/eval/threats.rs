@@ -3,6 +3,7 @@
 use super::layout::*;
 use super::{Context, Sink};
 
+#[allow(clippy::needless_range_loop)] // side and role index several tables at once
 #[inline(always)]
 pub(crate) fn evaluate<S: Sink>(ctx: &Context, sink: &mut S) {
     for s in 0..2 {
