@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{csv_rows, run_horizon, scratch_dir, shared_epd_dir};
+use common::{assert_success, csv_rows, run_horizon, scratch_dir, shared_epd_dir, stdout};
 use horizon_chess::epd::parse_suite_bytes;
 
 const HORIZON_EPD: &str = include_str!("../epd/horizon.epd");
@@ -20,20 +20,6 @@ const SHARED: &[(&str, usize, usize)] = &[
     ("wac.epd", 300, 0),
     ("zugzwang.epd", 30, 0),
 ];
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn assert_success(output: &std::process::Output) {
-    assert!(
-        output.status.success(),
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        output.status,
-        stdout(output),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
 
 #[test]
 fn every_shared_suite_loads_with_the_expected_count() {

@@ -5,24 +5,10 @@ mod common;
 
 use std::path::Path;
 
-use common::{run_horizon, scratch_dir};
+use common::{assert_success, run_horizon, scratch_dir, stdout};
 use horizon_chess::eval::layout::NUM_WEIGHTS;
 use horizon_chess::shakmaty::{Color, Position as _, Role};
 use horizon_chess::{Position, START_FEN};
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn assert_success(output: &std::process::Output) {
-    assert!(
-        output.status.success(),
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        output.status,
-        stdout(output),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
 
 /// Every line of a self-play file: `<FEN> | <result>`, a legal position not in check, a
 /// result of 0, 0.5 or 1. Returns the number of lines.

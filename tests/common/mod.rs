@@ -96,3 +96,19 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
     }
     rows
 }
+
+/// The standard output of a finished process, as text.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Fails with the exit status and both streams unless the process succeeded.
+pub fn assert_success(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        stdout(output),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -115,8 +115,6 @@ pub(crate) struct Context {
     /// Filled by the piece pass: squares attacked per side and role, and in all.
     pub attacked_by: [[u64; 6]; 2],
     pub attacked: [u64; 2],
-    /// Squares attacked by two or more pieces of a side (pawns included).
-    pub attacked_twice: [u64; 2],
     /// King zone: the king's square, its neighbours and one more rank towards the enemy.
     pub king_zone: [u64; 2],
     /// Passed pawns of both sides (from the pawn pass).
@@ -168,7 +166,6 @@ impl Context {
             pawn_attacks,
             attacked_by,
             attacked: [pawn_attacks[0] | kings[0], pawn_attacks[1] | kings[1]],
-            attacked_twice: [pawn_attacks[0] & kings[0], pawn_attacks[1] & kings[1]],
             king_zone,
             passed: 0,
             king_attackers: [0; 2],
@@ -178,7 +175,6 @@ impl Context {
     /// Records the attacks of one piece of side `s` and role index `r`.
     #[inline(always)]
     pub fn record_attacks(&mut self, s: usize, r: usize, attacks: u64) {
-        self.attacked_twice[s] |= self.attacked[s] & attacks;
         self.attacked[s] |= attacks;
         self.attacked_by[s][r] |= attacks;
     }
