@@ -1,6 +1,6 @@
 //! The real-client test: python-chess drives the release binary through 20 games at
 //! 2 s + 0.05 s, 10 against itself and 10 against Debian's Stockfish
-//! (`tests/python/ci_games.sh`), and the match runner's own unit tests run with pytest.
+//! (`tests/python/ci_games.sh`), and the match and gauntlet runners' unit tests run with pytest.
 //! Any illegal move, time forfeit, crash, hang or missing result fails it.
 
 use std::path::Path;
@@ -45,6 +45,7 @@ fn match_runner_tests_then_twenty_real_games() {
                 "-p",
                 "no:cacheprovider",
                 "tests/python/test_match.py",
+                "tests/python/test_gauntlet.py",
             ])
             .current_dir(root)
             .status()

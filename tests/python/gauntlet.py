@@ -35,6 +35,7 @@ import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import chess.engine
+import chess.pgn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import match  # noqa: E402
@@ -284,6 +285,48 @@ def result_from_match(name: str, res: match.MatchResult) -> OpponentResult:
     return out
 
 
+# Termination tag of a lost game -> the loser's error kind (match.py writes these tags).
+PGN_ERROR_TERMINATIONS = {"time forfeit": "forfeit", "rules infraction": "illegal", "abandoned": "crash"}
+
+
+def results_from_pgn(paths: Sequence[str], horizon: str = "Horizon") -> List[OpponentResult]:
+    """One row per opponent from gauntlet PGN files (for example two runs of the same binary
+    with different --opening-start): the opponent is the player that is not `horizon`, rows in
+    the order the opponents first appear. A time forfeit, illegal move or crash (Termination tag)
+    counts against the side that lost; a game without result counts as missing. Games without
+    Horizon raise ValueError. The PGN has no wall times, so s/game stays empty."""
+    rows: Dict[str, OpponentResult] = {}
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            while True:
+                headers = chess.pgn.read_headers(handle)
+                if headers is None:
+                    break
+                white, black = headers.get("White", "?"), headers.get("Black", "?")
+                if horizon not in (white, black) or white == black:
+                    raise ValueError(f"{path}: game {white} - {black} has no (single) {horizon}")
+                horizon_white = white == horizon
+                name = black if horizon_white else white
+                row = rows.setdefault(name, OpponentResult(name, horizon_errors={k: 0 for k in match.ERROR_KINDS},
+                                                           opponent_errors={k: 0 for k in match.ERROR_KINDS}))
+                row.games += 1
+                result = headers.get("Result", "*")
+                if result == "1/2-1/2":
+                    row.draws += 1
+                elif result in ("1-0", "0-1"):
+                    horizon_won = (result == "1-0") == horizon_white
+                    if horizon_won:
+                        row.wins += 1
+                    else:
+                        row.losses += 1
+                    kind = PGN_ERROR_TERMINATIONS.get(headers.get("Termination", "").lower())
+                    if kind:
+                        (row.opponent_errors if horizon_won else row.horizon_errors)[kind] += 1
+                else:
+                    row.missing += 1
+    return list(rows.values())
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 # --------------------------------------------------------------------------------------------
@@ -343,6 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", type=int, default=10, metavar="N",
                    help="a progress line every N games of an opponent (and at its end), default 10")
     p.add_argument("--verbose", action="store_true", help="one line per game, as match.py prints them")
+    p.add_argument("--from-pgn", action="append", default=[], metavar="FILE",
+                   help="play nothing: print the table of the games in these PGN files (repeatable), "
+                        "e.g. to join two runs of the same binary")
     p.add_argument("--skip-missing", action="store_true",
                    help="leave out opponents whose binary is not installed instead of stopping")
     return p
@@ -375,6 +421,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ValueError as err:
         print(f"gauntlet.py: {err}", file=sys.stderr)
         return 2
+
+    if args.from_pgn:
+        try:
+            rows = results_from_pgn(args.from_pgn)
+        except (OSError, ValueError) as err:
+            print(f"gauntlet.py: {err}", file=sys.stderr)
+            return 2
+        lines = [f"Games of {', '.join(args.from_pgn)}", ""] + markdown_table(rows) + [
+            "", f"{sum(r.games for r in rows)} games"]
+        for line in lines:
+            print(line)
+        if args.markdown:
+            with open(args.markdown, "w", encoding="utf-8") as handle:
+                handle.write("\n".join(lines) + "\n")
+        return 0
 
     if args.list:
         for line in list_opponents([dataclasses.replace(o, options=tuple(merge_options(o.options, overrides.get(o.name, []))))

@@ -149,6 +149,37 @@ def test_markdown_table_total_row():
     assert total[:4] == ["**total**", "8", "3/2/3", "50.0%"] and total[6:8] == ["1/0/0", "0/0/2"]
 
 
+def pgn_game(white, black, result, termination="normal"):
+    return (f'[Event "g"]\n[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n'
+            f'[Termination "{termination}"]\n\n1. e4 e5 {result}\n\n')
+
+
+def test_results_from_pgn_joins_files_and_attributes_errors(tmp_path, capsys):
+    first = tmp_path / "first.pgn"
+    second = tmp_path / "second.pgn"
+    first.write_text(pgn_game("Horizon", "Toga II", "1-0") + pgn_game("Toga II", "Horizon", "1-0")
+                     + pgn_game("Horizon", "Phalanx", "1/2-1/2"))
+    second.write_text(pgn_game("Phalanx", "Horizon", "1-0", "time forfeit")
+                      + pgn_game("Horizon", "Toga II", "1-0", "abandoned")
+                      + pgn_game("Toga II", "Horizon", "*", "unterminated"))
+    rows = gauntlet.results_from_pgn([str(first), str(second)])
+    assert [r.opponent for r in rows] == ["Toga II", "Phalanx"]
+    toga, phalanx = rows
+    assert (toga.wins, toga.draws, toga.losses, toga.games, toga.missing) == (2, 0, 1, 4, 1)
+    assert toga.opponent_errors["crash"] == 1 and sum(toga.horizon_errors.values()) == 0
+    assert (phalanx.wins, phalanx.draws, phalanx.losses) == (0, 1, 1)
+    assert phalanx.horizon_errors["forfeit"] == 1 and sum(phalanx.opponent_errors.values()) == 0
+    out_md = tmp_path / "table.md"
+    assert gauntlet.main(["--from-pgn", str(first), "--from-pgn", str(second), "--markdown", str(out_md)]) == 0
+    out = capsys.readouterr().out
+    assert "| Toga II | 4 | 2/0/1 | 66.7% |" in out and "| **total** | 6 | 2/1/2 | 50.0% |" in out
+    assert "| Toga II | 4 | 2/0/1 | 66.7% |" in out_md.read_text()
+    stranger = tmp_path / "stranger.pgn"
+    stranger.write_text(pgn_game("Toga II", "Phalanx", "1-0"))
+    assert gauntlet.main(["--from-pgn", str(stranger)]) == 2
+    assert "has no (single) Horizon" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------------------- command line
 
 
