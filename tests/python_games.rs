@@ -46,6 +46,7 @@ fn match_runner_tests_then_twenty_real_games() {
                 "no:cacheprovider",
                 "tests/python/test_match.py",
                 "tests/python/test_gauntlet.py",
+                "tests/python/test_param_sprt.py",
             ])
             .current_dir(root)
             .status()
