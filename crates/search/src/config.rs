@@ -23,6 +23,9 @@ pub enum NullReduction {
     Three,
     /// Heinz's adaptive null move: R = 3 above `null_adaptive_depth`, else 2.
     Adaptive,
+    /// Grows with depth and with the margin over beta, as Stockfish and Ethereal do:
+    /// R = 3 + depth / 4 + min((eval - beta) / 200, 3).
+    Dynamic,
 }
 
 /// History weight per cutoff at remaining depth d.
@@ -101,6 +104,9 @@ pub struct SearchConfig {
     pub lmr_min_depth: i32,
     /// Reduce by a log(depth)·log(move number) table instead of one ply.
     pub lmr_log_table: bool,
+    /// The table's formula in hundredths of a ply: base + ln(d)·ln(n) · 100 / divisor.
+    pub lmr_base: i32,
+    pub lmr_divisor: i32,
 
     // Shallow-depth pruning (Heinz, "Extended futility pruning"; reverse futility is also
     // known as static null move).
@@ -194,6 +200,8 @@ impl Default for SearchConfig {
             lmr_full_depth_moves: 3,
             lmr_min_depth: 3,
             lmr_log_table: true,
+            lmr_base: 75,
+            lmr_divisor: 225,
             reverse_futility: true,
             reverse_futility_margin: 75,
             reverse_futility_depth: 6,

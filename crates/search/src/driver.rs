@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crate::aspiration::Window;
 use crate::config::Algorithm;
 use crate::game::{Game, NoMoves};
+use crate::pruning::LmrTable;
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::{Control, Iteration, Line, Observer, RootMove, SearchResult, Searcher};
 use crate::stats::SearchStats;
@@ -43,6 +44,12 @@ impl<G: Game> Searcher<G> {
         self.in_presearch = false;
         self.root_ply = game.ply();
         game.set_wide_keys(self.config.tt_wide_keys);
+        if !self
+            .lmr
+            .built_for(self.config.lmr_base, self.config.lmr_divisor)
+        {
+            self.lmr = LmrTable::new(self.config.lmr_base, self.config.lmr_divisor);
+        }
         if self.config.history_aging {
             self.history.age();
         }

@@ -7,21 +7,36 @@ use crate::score::{self, Bound, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::tt::{EntryFlags, Store};
 
-/// Late-move reductions by (depth, move number): `0.75 + ln(d)·ln(n) / 2.25` plies.
+/// Late-move reductions by (depth, move number): `base + ln(d)·ln(n) / divisor` plies, base and
+/// divisor in hundredths (default 0.75 and 2.25).
 pub struct LmrTable {
     table: [[u8; 64]; 64],
+    base: i32,
+    divisor: i32,
 }
 
 impl LmrTable {
-    pub fn new() -> LmrTable {
+    /// `divisor` must be positive (the UCI option's range sees to that).
+    pub fn new(base: i32, divisor: i32) -> LmrTable {
         let mut table = [[0u8; 64]; 64];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (number, cell) in row.iter_mut().enumerate().skip(1) {
-                let r = 0.75 + (depth as f64).ln() * (number as f64).ln() / 2.25;
-                *cell = r.max(0.0) as u8;
+                let r = f64::from(base) / 100.0
+                    + (depth as f64).ln() * (number as f64).ln() * 100.0
+                        / f64::from(divisor.max(1));
+                *cell = r.clamp(0.0, 63.0) as u8;
             }
         }
-        LmrTable { table }
+        LmrTable {
+            table,
+            base,
+            divisor,
+        }
+    }
+
+    /// Whether the table was built for these formula parameters.
+    pub fn built_for(&self, base: i32, divisor: i32) -> bool {
+        self.base == base && self.divisor == divisor
     }
 
     #[inline]
@@ -32,7 +47,31 @@ impl LmrTable {
 
 impl Default for LmrTable {
     fn default() -> Self {
-        LmrTable::new()
+        let config = crate::config::SearchConfig::default();
+        LmrTable::new(config.lmr_base, config.lmr_divisor)
+    }
+}
+
+/// The null-move depth reduction R for a node of remaining `depth` whose static eval beats
+/// `beta` (the caller checks eval >= beta).
+pub fn null_reduction(
+    kind: NullReduction,
+    adaptive_depth: i32,
+    depth: i32,
+    eval: i32,
+    beta: i32,
+) -> i32 {
+    match kind {
+        NullReduction::Two => 2,
+        NullReduction::Three => 3,
+        NullReduction::Adaptive => {
+            if depth > adaptive_depth {
+                3
+            } else {
+                2
+            }
+        }
+        NullReduction::Dynamic => 3 + depth / 4 + ((eval - beta) / 200).clamp(0, 3),
     }
 }
 
@@ -68,17 +107,13 @@ impl<G: Game> Searcher<G> {
         {
             return None;
         }
-        let r = match config.null_reduction {
-            NullReduction::Two => 2,
-            NullReduction::Three => 3,
-            NullReduction::Adaptive => {
-                if depth > config.null_adaptive_depth {
-                    3
-                } else {
-                    2
-                }
-            }
-        };
+        let r = null_reduction(
+            config.null_reduction,
+            config.null_adaptive_depth,
+            depth,
+            eval,
+            beta,
+        );
         self.stats.null_tries += 1;
         game.play_null();
         let value = -self.node(
@@ -210,3 +245,38 @@ impl<G: Game> Searcher<G> {
 }
 
 const _: () = assert!(MAX_PLY >= 64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lmr_table_follows_its_formula() {
+        let table = LmrTable::new(75, 225);
+        // 0.75 + ln(8)·ln(10)/2.25 = 0.75 + 2.0794·2.3026/2.25 = 2.878 -> 2
+        assert_eq!(table.get(8, 10), 2);
+        // 0.75 + ln(20)·ln(30)/2.25 = 0.75 + 2.9957·3.4012/2.25 = 5.278 -> 5
+        assert_eq!(table.get(20, 30), 5);
+        assert_eq!(table.get(1, 40), 0); // ln(1) = 0: only the base, truncated
+        assert!(table.built_for(75, 225) && !table.built_for(75, 200));
+        // A smaller divisor reduces more: 0.5 + 2.0794·2.3026/1.5 = 3.69 -> 3
+        assert_eq!(LmrTable::new(50, 150).get(8, 10), 3);
+        // Out-of-range indices clamp instead of panicking.
+        assert_eq!(table.get(200, 500), table.get(63, 63));
+        assert_eq!(table.get(-5, 3), 0);
+    }
+
+    #[test]
+    fn null_reductions() {
+        use NullReduction::*;
+        assert_eq!(null_reduction(Two, 6, 10, 500, 0), 2);
+        assert_eq!(null_reduction(Three, 6, 3, 0, 0), 3);
+        assert_eq!(null_reduction(Adaptive, 6, 6, 0, 0), 2);
+        assert_eq!(null_reduction(Adaptive, 6, 7, 0, 0), 3);
+        // 3 + 8/4 + min(250/200, 3) = 3 + 2 + 1
+        assert_eq!(null_reduction(Dynamic, 6, 8, 250, 0), 6);
+        // the margin term is capped at 3 and never negative
+        assert_eq!(null_reduction(Dynamic, 6, 4, 5000, 0), 7);
+        assert_eq!(null_reduction(Dynamic, 6, 4, -10, 0), 4);
+    }
+}

@@ -135,7 +135,7 @@ impl<G: Game> Searcher<G> {
             countermoves: CounterMoves::new(G::HISTORY_SIZE),
             pv: PvTable::default(),
             refutation: RefutationTable::default(),
-            lmr: LmrTable::new(),
+            lmr: LmrTable::default(),
             stats: SearchStats::default(),
             limits: Limits::default(),
             start: Instant::now(),

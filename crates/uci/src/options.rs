@@ -243,17 +243,19 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     check!("NullMove", null_move, "null-move pruning"),
     SearchOption {
         name: "NullMoveR",
-        kind: Kind::Combo(&["2", "3", "adaptive"]),
+        kind: Kind::Combo(&["2", "3", "adaptive", "dynamic"]),
         help: "null-move reduction",
         get: |c| match c.null_reduction {
             NullReduction::Two => "2".into(),
             NullReduction::Three => "3".into(),
             NullReduction::Adaptive => "adaptive".into(),
+            NullReduction::Dynamic => "dynamic".into(),
         },
         set: |c, v| {
             c.null_reduction = match v {
                 "2" => NullReduction::Two,
                 "3" => NullReduction::Three,
+                "dynamic" => NullReduction::Dynamic,
                 _ => NullReduction::Adaptive,
             };
             Some(())
@@ -306,6 +308,22 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "LMRLogTable",
         lmr_log_table,
         "log-formula reductions (else one ply)"
+    ),
+    spin!(
+        "LMRBase",
+        lmr_base,
+        i32,
+        0,
+        400,
+        "log-formula reduction: constant, in hundredths of a ply"
+    ),
+    spin!(
+        "LMRDivisor",
+        lmr_divisor,
+        i32,
+        50,
+        1000,
+        "log-formula reduction: divisor of ln(depth)·ln(move), in hundredths"
     ),
     check!(
         "ReverseFutility",
@@ -544,6 +562,8 @@ mod tests {
         assert!(apply_assignment(&mut config, "LMRMinDepth=0").is_err());
         assert!(apply_assignment(&mut config, "LMRMinDepth=-3").is_err());
         assert!(apply_assignment(&mut config, "TTReplacement=random").is_err());
+        assert!(apply_assignment(&mut config, "LMRDivisor=0").is_err());
+        assert!(apply_assignment(&mut config, "NullMoveR=4").is_err());
         assert!(matches!(
             apply_assignment(&mut config, "Nonsense=1"),
             Err(OptionError::UnknownName(_))
@@ -552,6 +572,10 @@ mod tests {
         assert_eq!(config, before);
         apply_assignment(&mut config, "nullmove=FALSE").expect("case-insensitive");
         apply_assignment(&mut config, "PreSearchNearRoot=5").expect("valid");
+        apply_assignment(&mut config, "NullMoveR=Dynamic").expect("valid");
+        apply_assignment(&mut config, "LMRDivisor=180").expect("valid");
+        assert_eq!(config.null_reduction, NullReduction::Dynamic);
+        assert_eq!(config.lmr_divisor, 180);
         assert!(!config.null_move);
         assert_eq!(config.presearch_near_root, Some(5));
     }
