@@ -25,10 +25,10 @@ from typing import List, Optional, Sequence, Tuple
 import chess.engine
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gauntlet  # noqa: E402
 import match  # noqa: E402
 
-NOOB_OPENINGS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                              "shared", "openings", "noob-3moves-sample.epd"))
+NOOB_OPENINGS = os.path.join(gauntlet.REPO_ROOT, gauntlet.NOOB_OPENINGS)
 
 
 def parse_candidate(text: str) -> List[Tuple[str, str]]:

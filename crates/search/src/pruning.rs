@@ -45,13 +45,6 @@ impl LmrTable {
     }
 }
 
-impl Default for LmrTable {
-    fn default() -> Self {
-        let config = crate::config::SearchConfig::default();
-        LmrTable::new(config.lmr_base, config.lmr_divisor)
-    }
-}
-
 /// The null-move depth reduction R for a node of remaining `depth` whose static eval beats
 /// `beta` (the caller checks eval >= beta).
 pub fn null_reduction(

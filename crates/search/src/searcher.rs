@@ -126,6 +126,7 @@ impl<G: Game> Searcher<G> {
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
     ) -> Self {
+        let lmr = LmrTable::new(config.lmr_base, config.lmr_divisor);
         Searcher {
             config,
             tt,
@@ -135,7 +136,7 @@ impl<G: Game> Searcher<G> {
             countermoves: CounterMoves::new(G::HISTORY_SIZE),
             pv: PvTable::default(),
             refutation: RefutationTable::default(),
-            lmr: LmrTable::default(),
+            lmr,
             stats: SearchStats::default(),
             limits: Limits::default(),
             start: Instant::now(),
