@@ -191,7 +191,7 @@ impl Default for SearchConfig {
             aspiration_t1: 25,
             aspiration_t2: 150,
             null_move: true,
-            null_reduction: NullReduction::Adaptive,
+            null_reduction: NullReduction::Dynamic,
             null_adaptive_depth: 6,
             null_min_depth: 2,
             null_verification: false,
