@@ -79,7 +79,7 @@ fn short_mates() -> String {
 }
 
 #[test]
-fn short_mates_are_solved_at_depth_5_with_the_same_nodes_on_two_jobs() {
+fn short_mates_are_solved_at_depth_8_with_the_same_nodes_on_two_jobs() {
     let dir = scratch_dir("short-mates");
     let suite = dir.join("mates.epd");
     let mates = short_mates();
@@ -93,10 +93,10 @@ fn short_mates_are_solved_at_depth_5_with_the_same_nodes_on_two_jobs() {
         let output = run_horizon(&[
             "epd",
             suite.to_str().expect("utf-8 path"),
-            // Depth 5: with the tuned evaluation WAC.001 (1.Qg6, quiet) is first seen at
-            // depth 5 (it was depth 3 with the piece-square evaluation).
+            // Depth 8: WAC.001 (1.Qg6, quiet) is first seen at depth 8 with the dynamic
+            // null-move R (depth 5 with R = 2/3, depth 3 with the piece-square evaluation).
             "--depth",
-            "5",
+            "8",
             "--jobs",
             jobs,
             "--csv",
@@ -246,7 +246,7 @@ fn presearch_study_reports_both_sides() {
         "ablate",
         "--presearch",
         "--min-nodes",
-        "8000",
+        "30000",
         "--quiet",
         suite.to_str().expect("utf-8 path"),
         "--csv",
