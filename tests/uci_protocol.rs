@@ -564,3 +564,207 @@ fn latency_figures() {
         );
     }
 }
+
+/// Tactical and quiet positions (WAC and opening middlegames) for the consistency checks.
+const SHORT_SEARCH_FENS: [&str; 12] = [
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",
+    "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+    "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+    "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+    "7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1",
+    "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1",
+    "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
+    "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1",
+    "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1",
+    "8/k1b5/P4p2/1Pp2p1p/K1P2P1P/8/3B4/8 w - - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R1BQK2R w KQ - 0 1",
+];
+
+/// A quiet middlegame (Queen's Gambit Declined) with no forced line and many legal moves.
+const QUIET_MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R1BQK2R w KQ - 0 1";
+
+impl Engine {
+    /// Lines since the last `go` was sent (the caller marks it with `mark`).
+    fn lines_since(&self, mark: usize) -> &[String] {
+        &self.seen[mark..]
+    }
+}
+
+/// The checks of item 2 of issue 19 on one search's output (the `bestmove` line last): the
+/// last main-line PV starts with the best move, every PV is legal, and the ponder move is legal
+/// after the best move and is the PV's second move when the PV has one.
+fn assert_pv_matches_bestmove(fen: &str, lines: &[String], what: &str) {
+    let pos = position_after(Some(fen), &[], CastlingMode::Standard);
+    let last = lines.last().expect("a bestmove line");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"bestmove"), "{what}: {last}");
+    let best = words.get(1).copied().unwrap_or_default();
+    let ponder = words
+        .iter()
+        .position(|w| *w == "ponder")
+        .and_then(|i| words.get(i + 1));
+    let mut last_pv: Option<Vec<&str>> = None;
+    for line in &lines[..lines.len() - 1] {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+            continue;
+        }
+        let Some(at) = words.iter().position(|w| *w == "pv") else {
+            continue;
+        };
+        let pv = &words[at + 1..];
+        let mut walk = pos.clone();
+        for m in pv {
+            let m = UciMove::from_ascii(m.as_bytes())
+                .ok()
+                .and_then(|m| m.to_move(&walk).ok())
+                .unwrap_or_else(|| panic!("{what}: illegal PV move {m} in {line}"));
+            walk.play_unchecked(m);
+        }
+        let multipv = words
+            .iter()
+            .position(|w| *w == "multipv")
+            .and_then(|i| words.get(i + 1));
+        if multipv.is_none_or(|k| *k == "1") {
+            assert!(
+                words.contains(&"score"),
+                "{what}: PV without a score: {line}"
+            );
+            last_pv = Some(pv.to_vec());
+        }
+    }
+    let last_pv = last_pv.unwrap_or_else(|| panic!("{what}: no PV before {last}"));
+    assert_eq!(
+        last_pv.first().copied(),
+        Some(best),
+        "{what}: the last PV {last_pv:?} does not start with bestmove {best}"
+    );
+    assert_legal(&pos, best, CastlingMode::Standard);
+    if let Some(ponder) = ponder {
+        let mut after = pos.clone();
+        let m = UciMove::from_ascii(best.as_bytes())
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal");
+        after.play_unchecked(m);
+        assert_legal(&after, ponder, CastlingMode::Standard);
+        if let Some(second) = last_pv.get(1) {
+            assert_eq!(ponder, second, "{what}: ponder is not the PV's second move");
+        }
+    }
+}
+
+/// Issue 19, item 1: `go movetime` searches the time given (minus Move Overhead, 30 ms by
+/// default), not a share of it.
+#[test]
+fn movetime_is_used_in_full() {
+    let mut e = Engine::start();
+    for _ in 0..3 {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {QUIET_MIDDLEGAME}"));
+        e.ready();
+        e.send("go movetime 300");
+        let (_, took) = e.bestmove(2 * SECOND);
+        assert!(
+            took >= Duration::from_millis(270) && took <= Duration::from_millis(400),
+            "go movetime 300 answered after {took:?}"
+        );
+    }
+    // A single legal move is played at once.
+    e.send("position fen 7k/8/8/8/8/8/6q1/7K w - - 0 1");
+    e.send("go movetime 2000");
+    let (best, took) = e.bestmove(3 * SECOND);
+    assert_eq!(best, "h1g2");
+    assert!(
+        took < Duration::from_millis(500),
+        "single reply took {took:?}"
+    );
+    // After ponderhit, movetime runs in full from the hit.
+    e.send("setoption name Ponder value true");
+    e.send(&format!("position fen {QUIET_MIDDLEGAME}"));
+    e.send("go ponder movetime 300");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("ponderhit");
+    let (_, took) = e.bestmove(2 * SECOND);
+    assert!(
+        took >= Duration::from_millis(270) && took <= Duration::from_millis(400),
+        "movetime 300 after ponderhit answered {took:?} after the hit"
+    );
+}
+
+/// Issue 19, items 2 and 4: the last printed PV starts with the best move, after short
+/// movetimes, stops in the middle of an iteration, with two threads and with MultiPV 3.
+#[test]
+fn last_pv_always_starts_with_bestmove() {
+    let mut e = Engine::start();
+    let setups: [(&str, &[&str]); 3] = [
+        ("one thread", &[]),
+        ("Threads=2", &["setoption name Threads value 2"]),
+        ("MultiPV=3", &["setoption name MultiPV value 3"]),
+    ];
+    for (name, options) in setups {
+        e.send("setoption name Threads value 1");
+        e.send("setoption name MultiPV value 1");
+        for option in options {
+            e.send(option);
+        }
+        for (i, fen) in SHORT_SEARCH_FENS.iter().enumerate() {
+            for ms in [7u64, 23, 61] {
+                e.send("ucinewgame");
+                e.send(&format!("position fen {fen}"));
+                e.ready();
+                let mark = e.seen.len();
+                // Every third search is an infinite one stopped at an arbitrary moment.
+                let stopped = (i + ms as usize).is_multiple_of(3);
+                if stopped {
+                    e.send("go infinite");
+                    std::thread::sleep(Duration::from_millis(ms));
+                    e.send("stop");
+                } else {
+                    e.send(&format!("go movetime {ms}"));
+                }
+                e.bestmove(5 * SECOND);
+                let how = if stopped { "stop after" } else { "movetime" };
+                let what = format!("{name}, {how} {ms} ms, {fen}");
+                assert_pv_matches_bestmove(fen, e.lines_since(mark), &what);
+            }
+        }
+    }
+}
+
+/// `fastchess --compliance` (the field's match runner) on the release binary, when
+/// `../shared/tools/fastchess/fastchess` is there; CI must have it.
+#[test]
+fn fastchess_compliance() {
+    let fastchess = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/tools/fastchess/fastchess"
+    );
+    if !std::path::Path::new(fastchess).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have ../shared/tools/fastchess/fastchess"
+        );
+        eprintln!("skipping: {fastchess} not found");
+        return;
+    }
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let workdir = std::env::temp_dir().join(format!("horizon-compliance-{}", std::process::id()));
+    std::fs::create_dir_all(&workdir).expect("temporary folder");
+    let output = Command::new(fastchess)
+        .arg("--compliance")
+        .arg(env!("CARGO_BIN_EXE_horizon"))
+        .current_dir(&workdir)
+        .output()
+        .expect("fastchess runs");
+    let _ = std::fs::remove_dir_all(&workdir);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("Engine passed all compliance checks"),
+        "fastchess --compliance failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -41,8 +41,11 @@ def test_bad_arguments(capsys, tmp_path):
 
 def test_end_to_end_with_fake_engines(tmp_path, capsys, fake):
     md = tmp_path / "sprt.md"
+    # Its own openings: the test needs no ../shared (a user's clone has none).
+    openings = tmp_path / "openings.epd"
+    openings.write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
     argv = ["--engine", fake("ok"), "--candidate", "Hash=32", "--candidate", "NoSuchOption=1", "--games", "2",
-            "--tc", "2+0.05", "--concurrency", "2", "--markdown", str(md)]
+            "--tc", "2+0.05", "--concurrency", "2", "--markdown", str(md), "--openings", str(openings)]
     # the first candidate plays its two games; the second cannot start (no such option): exit 2
     assert param_sprt.main(argv) == 2
     captured = capsys.readouterr()

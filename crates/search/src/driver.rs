@@ -76,6 +76,8 @@ impl<G: Game> Searcher<G> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let multipv = self.config.multipv.clamp(1, root.len());
         let mut completed: Option<(u32, Vec<Line<G::Move>>)> = None;
+        // The iteration cut short whose new best move was kept, if any.
+        let mut partial_depth = None;
         let mut previous_best: Option<G::Move> = None;
         let mut depth = (step + depth_offset).min(max_depth);
         loop {
@@ -137,6 +139,7 @@ impl<G: Game> Searcher<G> {
                         Some((_, lines)) => lines[0] = line,
                         None => completed = Some((0, vec![line])),
                     }
+                    partial_depth = Some(depth);
                 }
                 break;
             }
@@ -188,20 +191,51 @@ impl<G: Game> Searcher<G> {
         }
 
         let (depth, lines) = completed.unwrap_or_else(|| {
-            // Stopped before depth 1 finished: the first root move is the fallback.
+            // Stopped before depth 1 finished: the first root move is the fallback, valued
+            // by the static evaluation after it.
+            let mv = root[0].mv;
+            game.play(mv);
+            let score = score::clamp_eval(-game.evaluate());
+            game.undo();
             (
                 0,
                 vec![Line {
-                    score: root[0].score.max(-INFINITY + 1),
-                    bound: Bound::Upper,
-                    moves: vec![root[0].mv],
+                    score,
+                    bound: Bound::Exact,
+                    moves: vec![mv],
                 }],
             )
         });
         let best = lines[0].moves.first().copied();
-        let ponder = lines[0].moves.get(1).copied();
+        let ponder = match (best, lines[0].moves.get(1)) {
+            (_, Some(&reply)) => Some(reply),
+            (Some(best), None) => self.table_reply(game, best),
+            (None, None) => None,
+        };
         let score = lines[0].score;
-        self.result(best, ponder, score, depth, lines)
+        let mut result = self.result(best, ponder, score, depth, lines);
+        result.line_depth = partial_depth.unwrap_or(depth);
+        result
+    }
+
+    /// The table's move in the position after `best`, if it is legal there: the ponder move
+    /// when the principal variation stops after one move.
+    fn table_reply(&self, game: &mut G, best: G::Move) -> Option<G::Move> {
+        if !self.config.tt {
+            return None;
+        }
+        game.play(best);
+        let reply = self
+            .tt
+            .probe(
+                game.key(),
+                game.key_extension(),
+                self.config.tt_wide_keys,
+                self.config.tt_replacement,
+            )
+            .and_then(|hit| game.decode(hit.mv));
+        game.undo();
+        reply
     }
 
     fn result(
@@ -217,6 +251,7 @@ impl<G: Game> Searcher<G> {
             ponder_move,
             score,
             depth,
+            line_depth: depth,
             lines,
             stats: self.stats.clone(),
             elapsed: self.start.elapsed(),
@@ -244,13 +279,10 @@ impl<G: Game> Searcher<G> {
             return true;
         }
         // A forced mate found with room to spare cannot improve with depth.
-        if score::is_mate(best_score) {
-            let plies = score::MATE - best_score.abs();
-            if self.root_depth > 2 * plies + 4 && limits.depth.is_none() && limits.nodes.is_none() {
-                return limits.soft_time.is_some();
-            }
-        }
-        false
+        limits.soft_time.is_some()
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && score::mate_is_settled(best_score, self.root_depth as u32)
     }
 
     /// The legal root moves (restricted to `search_moves` if given), table move first,

@@ -55,8 +55,9 @@ pub struct SearchControl {
     /// Set by the main thread when it is done, to stop Lazy SMP helpers.
     helpers_stop: AtomicBool,
     /// A deadline the front-end may set or move during the search (pondering turns into
-    /// a timed search at `ponderhit`), in milliseconds since `epoch`; `u64::MAX`: none.
-    deadline_ms: AtomicU64,
+    /// a timed search at `ponderhit`), in microseconds since `epoch` (milliseconds would stop
+    /// a `go movetime` up to 1 ms early); `u64::MAX`: none.
+    deadline_us: AtomicU64,
     epoch: Instant,
 }
 
@@ -65,7 +66,7 @@ impl Default for SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             helpers_stop: AtomicBool::new(false),
-            deadline_ms: AtomicU64::new(u64::MAX),
+            deadline_us: AtomicU64::new(u64::MAX),
             epoch: Instant::now(),
         }
     }
@@ -93,22 +94,23 @@ impl SearchControl {
     pub fn reset(&self) {
         self.stop.store(false, Ordering::Relaxed);
         self.helpers_stop.store(false, Ordering::Relaxed);
-        self.deadline_ms.store(u64::MAX, Ordering::Relaxed);
+        self.deadline_us.store(u64::MAX, Ordering::Relaxed);
     }
 
     /// Sets (or moves) the time at which the main search thread aborts.
     pub fn set_deadline(&self, deadline: Option<Instant>) {
-        let ms = deadline.map_or(u64::MAX, |d| {
-            d.saturating_duration_since(self.epoch)
-                .as_millis()
-                .min(u128::from(u64::MAX - 1)) as u64
+        let us = deadline.map_or(u64::MAX, |d| {
+            // Rounded up: the search never stops before the deadline.
+            let since = d.saturating_duration_since(self.epoch);
+            let us = since.as_micros() + u128::from(since.subsec_nanos() % 1000 != 0);
+            us.min(u128::from(u64::MAX - 1)) as u64
         });
-        self.deadline_ms.store(ms, Ordering::Relaxed);
+        self.deadline_us.store(us, Ordering::Relaxed);
     }
 
     /// Whether the front-end's deadline has passed.
     pub fn deadline_passed(&self, now: Instant) -> bool {
-        let ms = self.deadline_ms.load(Ordering::Relaxed);
-        ms != u64::MAX && now.saturating_duration_since(self.epoch).as_millis() >= u128::from(ms)
+        let us = self.deadline_us.load(Ordering::Relaxed);
+        us != u64::MAX && now.saturating_duration_since(self.epoch).as_micros() >= u128::from(us)
     }
 }

@@ -64,6 +64,14 @@ pub const fn mate_moves(score: i32) -> Option<i32> {
     }
 }
 
+/// Whether a mate score found by an iteration of nominal `depth` is settled: the iteration
+/// reached well beyond the mate (two plies per move plus four), so a deeper search would not
+/// find a shorter one. Timed searches stop on it instead of using the rest of their time.
+#[inline]
+pub const fn mate_is_settled(score: i32, depth: u32) -> bool {
+    is_mate(score) && depth as i32 > 2 * (MATE - score.abs()) + 4
+}
+
 /// Keeps evaluations clear of the mate range.
 #[inline]
 pub const fn clamp_eval(value: i32) -> i32 {
@@ -109,5 +117,15 @@ mod tests {
         assert_eq!(mate_moves(mated_in(2)), Some(-1));
         assert_eq!(mate_moves(mated_in(0)), Some(0));
         assert_eq!(mate_moves(55), None);
+    }
+
+    #[test]
+    fn a_mate_is_settled_only_well_inside_the_depth() {
+        // Mate in 2 moves is 3 plies: settled from depth 11 on.
+        assert!(!mate_is_settled(mate_in(3), 10));
+        assert!(mate_is_settled(mate_in(3), 11));
+        assert!(mate_is_settled(mated_in(4), 13));
+        assert!(!mate_is_settled(mated_in(4), 12));
+        assert!(!mate_is_settled(250, 60));
     }
 }

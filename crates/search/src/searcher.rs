@@ -73,6 +73,9 @@ pub struct SearchResult<M> {
     pub score: i32,
     /// Deepest completed iteration (0 if stopped before depth 1 completed).
     pub depth: u32,
+    /// The iteration `lines[0]` comes from: `depth`, or the next iteration when it was cut
+    /// short after a new best move had been searched completely (that move is kept).
+    pub line_depth: u32,
     pub lines: Vec<Line<M>>,
     pub stats: SearchStats,
     pub elapsed: Duration,

@@ -1,13 +1,20 @@
 //! Time management: how long to think, from the clock.
 //!
-//! The dynamic scheme of the course project: estimate the moves still to play from the game
-//! phase (more in the opening, fewer in the endgame, or `movestogo` when given), give each
-//! the time left divided by that number plus most of the increment, and cap it. A soft limit
-//! stops the search between iterations (an iteration is not started that probably cannot
-//! finish); a hard limit aborts it. During the search the soft limit grows when the best move
-//! changes or the score drops, and shrinks when the best move is stable.
+//! `go movetime T` is a fixed time: the search runs for T minus the move overhead and stops
+//! earlier only for a single legal move or a settled mate, as the UCI spec asks ("search
+//! exactly x mseconds").
+//!
+//! With a clock (`wtime`/`btime`), the dynamic scheme of the course project: estimate the
+//! moves still to play from the game phase (more in the opening, fewer in the endgame, or
+//! `movestogo` when given), give each the time left divided by that number plus most of the
+//! increment, and cap it. A soft limit stops the search between iterations (an iteration is
+//! not started that probably cannot finish); a hard limit aborts it. During the search the
+//! soft limit grows when the best move changes or the score drops, and shrinks when the best
+//! move is stable.
 
 use std::time::Duration;
+
+use horizon_search::score::mate_is_settled;
 
 use crate::protocol::GoParams;
 
@@ -18,6 +25,8 @@ pub struct TimePlan {
     pub soft: Duration,
     /// Never think longer than this.
     pub hard: Duration,
+    /// `movetime`: search until `hard`, with no clock-based scaling.
+    pub fixed: bool,
 }
 
 /// The plan for `go`, or `None` when the search is not timed (depth, nodes, mate,
@@ -34,6 +43,7 @@ pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Optio
         return Some(TimePlan {
             soft: budget,
             hard: budget,
+            fixed: true,
         });
     }
     let (time, increment) = if white {
@@ -61,12 +71,18 @@ pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Optio
     // half of it in the worst case (a loaded machine can stall a process for tens of ms).
     let soft = share.min(left / 5);
     let hard = (share * 3).min(left / 2).max(soft);
-    Some(TimePlan { soft, hard })
+    Some(TimePlan {
+        soft,
+        hard,
+        fixed: false,
+    })
 }
 
-/// Adjusts the soft limit during a search.
+/// Decides after each iteration whether to stop (the hard limit is the search's deadline).
 pub struct TimeManager {
     plan: TimePlan,
+    /// Root moves the search chooses from (1: nothing to think about).
+    root_moves: usize,
     last_best: Option<String>,
     last_score: Option<i32>,
     stable_iterations: u32,
@@ -74,9 +90,10 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    pub fn new(plan: TimePlan) -> TimeManager {
+    pub fn new(plan: TimePlan, root_moves: usize) -> TimeManager {
         TimeManager {
             plan,
+            root_moves,
             last_best: None,
             last_score: None,
             stable_iterations: 0,
@@ -84,8 +101,20 @@ impl TimeManager {
         }
     }
 
-    /// After an iteration: whether to stop now, given the time used so far.
-    pub fn stop_after_iteration(&mut self, elapsed: Duration, best: &str, score: i32) -> bool {
+    /// After iteration `depth`: whether to stop now, given the time used so far.
+    pub fn stop_after_iteration(
+        &mut self,
+        elapsed: Duration,
+        depth: u32,
+        best: &str,
+        score: i32,
+    ) -> bool {
+        if self.root_moves <= 1 || mate_is_settled(score, depth) {
+            return true;
+        }
+        if self.plan.fixed {
+            return false;
+        }
         let changed = self.last_best.as_deref().is_some_and(|b| b != best);
         let dropped = self.last_score.is_some_and(|s| score < s - 30);
         self.stable_iterations = if changed {
@@ -189,6 +218,7 @@ mod tests {
         )
         .expect("timed");
         assert_eq!(p.hard, Duration::from_millis(970));
+        assert!(p.fixed);
         assert!(
             plan(
                 &GoParams {
@@ -220,17 +250,47 @@ mod tests {
         let p = TimePlan {
             soft: Duration::from_millis(1000),
             hard: Duration::from_millis(4000),
+            fixed: false,
         };
-        let mut stable = TimeManager::new(p);
-        let mut unstable = TimeManager::new(p);
+        let mut stable = TimeManager::new(p, 20);
+        let mut unstable = TimeManager::new(p, 20);
         let t = Duration::from_millis(700);
         let moves = ["e2e4", "d2d4", "c2c4", "g1f3"];
         let mut stable_stop = false;
         let mut unstable_stop = false;
         for (i, m) in moves.iter().enumerate() {
-            stable_stop = stable.stop_after_iteration(t, "e2e4", 20);
-            unstable_stop = unstable.stop_after_iteration(t, m, 20 - i as i32 * 40);
+            stable_stop = stable.stop_after_iteration(t, i as u32 + 1, "e2e4", 20);
+            unstable_stop = unstable.stop_after_iteration(t, i as u32 + 1, m, 20 - i as i32 * 40);
         }
         assert!(stable_stop && !unstable_stop);
+    }
+
+    /// `movetime`: a stable best move late in the time does not end the search; a single
+    /// legal move and a settled mate do.
+    #[test]
+    fn movetime_is_not_scaled() {
+        let p = plan(
+            &GoParams {
+                movetime: Some(1000),
+                ..GoParams::default()
+            },
+            true,
+            24,
+            Duration::from_millis(30),
+        )
+        .expect("timed");
+        let mut fixed = TimeManager::new(p, 20);
+        for depth in 1..30 {
+            let late = Duration::from_millis(900);
+            assert!(
+                !fixed.stop_after_iteration(late, depth, "e2e4", 20),
+                "{depth}"
+            );
+        }
+        let mate_in_2 = horizon_search::score::mate_in(3);
+        assert!(!fixed.stop_after_iteration(Duration::ZERO, 10, "e2e4", mate_in_2));
+        assert!(fixed.stop_after_iteration(Duration::ZERO, 11, "e2e4", mate_in_2));
+        let mut forced = TimeManager::new(p, 1);
+        assert!(forced.stop_after_iteration(Duration::ZERO, 1, "e2e4", 0));
     }
 }

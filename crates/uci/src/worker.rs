@@ -8,9 +8,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
-use horizon_chess::{CastlingMode, Move, Position};
+use horizon_chess::{CastlingMode, Move, PackedMove, Position};
 use horizon_search::threads::{SEARCH_STACK_BYTES, search_smp};
-use horizon_search::{Control, Iteration, Limits, Observer, SearchControl, Searcher};
+use horizon_search::{
+    Control, Iteration, Limits, Line, Observer, SearchControl, SearchResult, Searcher,
+};
 use shakmaty::uci::UciMove;
 
 use crate::output::{Output, currmove_line, info_line};
@@ -80,6 +82,8 @@ struct UciObserver {
     infinite: bool,
     ponder: Arc<PonderState>,
     start: Instant,
+    /// The last `multipv 1` line printed: what a GUI shows as the engine's choice.
+    last_printed: Option<Line<Move>>,
 }
 
 impl UciObserver {
@@ -92,6 +96,9 @@ impl Observer<Move> for UciObserver {
     fn iteration(&mut self, report: &Iteration<'_, Move>) -> Control {
         let pv: Vec<String> = report.line.moves.iter().map(|&m| self.uci(m)).collect();
         self.out.line(&info_line(report, &pv));
+        if report.multipv == 1 {
+            self.last_printed = Some(report.line.clone());
+        }
         // Time decisions are taken once per iteration, on the first line.
         if self.infinite || report.multipv != 1 {
             return Control::Continue;
@@ -112,7 +119,7 @@ impl Observer<Move> for UciObserver {
                 .saturating_sub(Duration::from_millis(hit))
         };
         let best = pv.first().cloned().unwrap_or_default();
-        if time.stop_after_iteration(elapsed, &best, report.line.score) {
+        if time.stop_after_iteration(elapsed, report.depth, &best, report.line.score) {
             Control::Stop
         } else {
             Control::Continue
@@ -125,6 +132,45 @@ impl Observer<Move> for UciObserver {
     }
 }
 
+impl UciObserver {
+    /// The move played must be the first of the last printed PV, and the ponder move its
+    /// second: when the search's final line is not the one printed last (an iteration cut
+    /// short whose new best move was kept, a stop before any iteration ended), print it.
+    fn print_final_line(&self, result: &SearchResult<Move>, hashfull: u32) {
+        let Some(line) = result.lines.first() else {
+            return;
+        };
+        if self.last_printed.as_ref() == Some(line) {
+            return;
+        }
+        let pv: Vec<String> = line.moves.iter().map(|&m| self.uci(m)).collect();
+        let report = Iteration {
+            depth: result.line_depth.max(1),
+            seldepth: result.stats.seldepth,
+            multipv: 1,
+            line,
+            nodes: result.stats.total_nodes(),
+            elapsed: self.start.elapsed(),
+            hashfull,
+            best_move_changed: false,
+        };
+        self.out.line(&info_line(&report, &pv));
+    }
+}
+
+/// The moves the search chooses from: the legal moves, or those of `searchmoves`.
+fn root_move_count(position: &Position, limits: &Limits) -> usize {
+    let moves = position.moves();
+    if limits.search_moves.is_empty() {
+        moves.len()
+    } else {
+        moves
+            .iter()
+            .filter(|&&m| limits.search_moves.contains(&PackedMove::new(m).0))
+            .count()
+    }
+}
+
 /// Starts a search thread; it hands the searchers back when `bestmove` has been printed.
 pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<Searchers>> {
     std::thread::Builder::new()
@@ -132,16 +178,19 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
         .stack_size(SEARCH_STACK_BYTES)
         .spawn(move || {
             let mode = job.position.castling_mode();
+            let root_moves = root_move_count(&job.position, &job.limits);
             let mut observer = UciObserver {
                 out: job.out.clone(),
                 mode,
-                time: job.plan.map(TimeManager::new),
+                time: job.plan.map(|plan| TimeManager::new(plan, root_moves)),
                 infinite: job.infinite,
                 ponder: job.ponder.clone(),
                 start: job.start,
+                last_printed: None,
             };
             let Searchers { main, helpers } = &mut searchers;
             let result = search_smp(main, helpers, &job.position, &job.limits, &mut observer);
+            observer.print_final_line(&result, main.table().hashfull());
             // The spec: in infinite and ponder mode, bestmove only after stop or ponderhit.
             if (job.infinite || job.ponder.is_pondering()) && !job.control.is_stopped() {
                 let _ = job.signals.recv();
