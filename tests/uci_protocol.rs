@@ -100,6 +100,16 @@ impl Engine {
         (mv, took)
     }
 
+    /// Sends a `go` (or `ponderhit`) and waits for `bestmove`; the time counts from before
+    /// the command was written, so a test thread descheduled after writing cannot make the
+    /// engine look faster than it was.
+    fn timed_bestmove(&mut self, command: &str, timeout: Duration) -> (String, Duration) {
+        let sent = Instant::now();
+        self.send(command);
+        let (mv, _) = self.bestmove(timeout);
+        (mv, sent.elapsed())
+    }
+
     fn tail(&self) -> Vec<String> {
         self.seen.iter().rev().take(8).cloned().collect()
     }
@@ -664,8 +674,7 @@ fn movetime_is_used_in_full() {
         e.send("ucinewgame");
         e.send(&format!("position fen {QUIET_MIDDLEGAME}"));
         e.ready();
-        e.send("go movetime 300");
-        let (_, took) = e.bestmove(2 * SECOND);
+        let (_, took) = e.timed_bestmove("go movetime 300", 2 * SECOND);
         assert!(
             took >= Duration::from_millis(270) && took <= Duration::from_millis(400),
             "go movetime 300 answered after {took:?}"
@@ -673,8 +682,7 @@ fn movetime_is_used_in_full() {
     }
     // A single legal move is played at once.
     e.send("position fen 7k/8/8/8/8/8/6q1/7K w - - 0 1");
-    e.send("go movetime 2000");
-    let (best, took) = e.bestmove(3 * SECOND);
+    let (best, took) = e.timed_bestmove("go movetime 2000", 3 * SECOND);
     assert_eq!(best, "h1g2");
     assert!(
         took < Duration::from_millis(500),
@@ -685,8 +693,7 @@ fn movetime_is_used_in_full() {
     e.send(&format!("position fen {QUIET_MIDDLEGAME}"));
     e.send("go ponder movetime 300");
     std::thread::sleep(Duration::from_millis(200));
-    e.send("ponderhit");
-    let (_, took) = e.bestmove(2 * SECOND);
+    let (_, took) = e.timed_bestmove("ponderhit", 2 * SECOND);
     assert!(
         took >= Duration::from_millis(270) && took <= Duration::from_millis(400),
         "movetime 300 after ponderhit answered {took:?} after the hit"
