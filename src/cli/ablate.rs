@@ -42,8 +42,9 @@ pub struct AblateArgs {
     /// EPD suites to search (default: the 48 bench positions).
     pub files: Vec<PathBuf>,
     /// Enhancements to combine, comma-separated: tt (TranspositionTable+TTMove), knowledge,
-    /// aspiration, refutation, killers, history, or any on/off search option (NullMove, LMR,
-    /// ETC, ...); `A+B` switches options together.
+    /// aspiration, refutation, killers, history, gravity (HistoryWeight gravity against
+    /// pow2), or any on/off search option (NullMove, LMR, ETC, ...); `A+B` switches options
+    /// together.
     #[arg(long, value_delimiter = ',', default_value = SCHAEFFER)]
     pub enhancements: Vec<String>,
     /// Depths: a range (`2..6`, `2..=6`) or a list (`2,4,6`).
@@ -93,6 +94,9 @@ struct Enhancement {
     code: String,
     name: String,
     options: Vec<&'static str>,
+    /// For a mode of a multi-valued option (`HistoryWeight=gravity`): the values that
+    /// mean on and off. `None`: the options are on/off checks.
+    values: Option<(&'static str, &'static str)>,
 }
 
 /// Reads `tt`, `knowledge`, ... or `Option+Option`.
@@ -116,6 +120,27 @@ fn enhancement(spec: &str) -> Result<Enhancement> {
             code: code.to_owned(),
             name: name.to_owned(),
             options: options.to_vec(),
+            values: None,
+        });
+    }
+    // Modes of multi-valued options, against the default's value.
+    let mode: Option<(&str, &str, &'static str, &'static str, &'static str)> =
+        match spec.trim().to_ascii_lowercase().as_str() {
+            "gravity" | "historygravity" => Some((
+                "HG",
+                "history with gravity (bonus and malus)",
+                "HistoryWeight",
+                "gravity",
+                "pow2",
+            )),
+            _ => None,
+        };
+    if let Some((code, name, option, on, off)) = mode {
+        return Ok(Enhancement {
+            code: code.to_owned(),
+            name: name.to_owned(),
+            options: vec![option],
+            values: Some((on, off)),
         });
     }
     let options = spec
@@ -139,6 +164,7 @@ fn enhancement(spec: &str) -> Result<Enhancement> {
             .collect::<Vec<_>>()
             .join(" + "),
         options,
+        values: None,
     })
 }
 
@@ -255,7 +281,11 @@ fn combination_config(
     for (i, e) in enhancements.iter().enumerate() {
         let on = mask & (1 << i) != 0;
         for option in &e.options {
-            options::apply_assignment(&mut config, &format!("{option}={on}"))?;
+            let value = match e.values {
+                Some((on_value, off_value)) => (if on { on_value } else { off_value }).to_owned(),
+                None => on.to_string(),
+            };
+            options::apply_assignment(&mut config, &format!("{option}={value}"))?;
         }
     }
     Ok(config)
@@ -1007,5 +1037,17 @@ mod tests {
         let both = combination_config(&SearchConfig::bare(), &list, 0b11).expect("valid");
         assert!(both.tt && both.tt_move && both.killers && !both.history);
         assert_eq!(combination_label(0b10, &list), "KM");
+    }
+
+    #[test]
+    fn modes_switch_between_their_values() {
+        use horizon_search::config::HistoryWeight;
+        let list = [enhancement("gravity").expect("known mode")];
+        let base = SearchConfig::default();
+        let off = combination_config(&base, &list, 0).expect("valid");
+        let on = combination_config(&base, &list, 1).expect("valid");
+        assert_eq!(off.history_weight, HistoryWeight::PowerOfTwo);
+        assert_eq!(on.history_weight, HistoryWeight::Gravity);
+        assert_eq!(combination_label(1, &list), "HG");
     }
 }

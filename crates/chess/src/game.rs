@@ -18,6 +18,9 @@ impl Game for Position {
     type Move = Move;
     type Moves = MoveList;
     const HISTORY_SIZE: usize = 2 * 6 * 64;
+    const CONTINUATION_SIZE: usize = 2 * 6 * 64;
+    /// (piece, square) × captured type: pawn to queen, or none (a quiet promotion).
+    const CAPTURE_HISTORY_SIZE: usize = 2 * 6 * 64 * 6;
     const MOVE_RULE_PLIES: Option<u32> = Some(100);
 
     #[inline]
@@ -180,6 +183,25 @@ impl Game for Position {
     #[inline]
     fn history_index(&self, m: Move) -> usize {
         piece_to_index(self.turn(), m.role(), m.to())
+    }
+
+    #[inline]
+    fn correction_key(&self) -> u64 {
+        let board = self.chess().board();
+        let pawns = board.pawns();
+        let key = crate::eval::pawn_key((pawns & board.white()).0, (pawns & board.black()).0);
+        // The correction is from the side to move's view.
+        match self.turn() {
+            Color::White => key,
+            Color::Black => key ^ 0x6a09_e667_f3bc_c909,
+        }
+    }
+
+    #[inline]
+    fn capture_history_index(&self, m: Move) -> usize {
+        // A king is never captured: its slot holds quiet promotions.
+        let captured = m.capture().map_or(5, |role| role as usize - 1);
+        piece_to_index(self.turn(), m.role(), m.to()) * 6 + captured
     }
 
     #[inline]

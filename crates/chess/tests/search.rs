@@ -71,6 +71,144 @@ fn fine_70_needs_the_transposition_table() {
 
 #[test]
 fn mates_report_their_exact_distance() {
+    assert_mates_exact(&SearchConfig::default());
+}
+
+/// Every technique of the search-strength issue on at once.
+fn selective() -> SearchConfig {
+    SearchConfig {
+        history_weight: horizon_search::config::HistoryWeight::Gravity,
+        continuation_history: true,
+        capture_history: true,
+        improving: true,
+        iir: true,
+        see_pruning: true,
+        history_pruning: true,
+        probcut: true,
+        singular: true,
+        lmr_refined: true,
+        correction_history: true,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn mates_stay_exact_with_every_selectivity_technique() {
+    assert_mates_exact(&selective());
+}
+
+/// Each new technique alone fires on a middlegame search, leaves the node count of
+/// the others alone (it is a real switch) and returns a legal move.
+#[test]
+fn each_selectivity_switch_fires() {
+    type Counter = fn(&horizon_search::SearchStats) -> u64;
+    let gravity = SearchConfig {
+        history_weight: horizon_search::config::HistoryWeight::Gravity,
+        ..SearchConfig::default()
+    };
+    let cases: [(&str, SearchConfig, Counter); 11] = [
+        ("gravity", gravity.clone(), |s| s.history_maluses),
+        (
+            "continuation",
+            SearchConfig {
+                continuation_history: true,
+                ..SearchConfig::default()
+            },
+            |s| s.continuation_updates,
+        ),
+        (
+            "capture history",
+            SearchConfig {
+                capture_history: true,
+                ..SearchConfig::default()
+            },
+            |s| s.capture_history_updates,
+        ),
+        (
+            "improving",
+            SearchConfig {
+                improving: true,
+                ..SearchConfig::default()
+            },
+            |s| s.improving_nodes,
+        ),
+        (
+            "iir",
+            SearchConfig {
+                iir: true,
+                ..SearchConfig::default()
+            },
+            |s| s.iir_reductions,
+        ),
+        (
+            "see pruning",
+            SearchConfig {
+                see_pruning: true,
+                ..SearchConfig::default()
+            },
+            |s| s.see_prunes,
+        ),
+        (
+            "history pruning",
+            SearchConfig {
+                history_pruning: true,
+                history_pruning_margin: 64,
+                ..gravity.clone()
+            },
+            |s| s.history_prunes,
+        ),
+        (
+            "probcut",
+            SearchConfig {
+                probcut: true,
+                ..SearchConfig::default()
+            },
+            |s| s.probcut_tries,
+        ),
+        (
+            "singular",
+            SearchConfig {
+                singular: true,
+                ..SearchConfig::default()
+            },
+            |s| s.singular_searches,
+        ),
+        (
+            "lmr refined",
+            SearchConfig {
+                lmr_refined: true,
+                ..SearchConfig::default()
+            },
+            |s| s.lmr_refined_changes,
+        ),
+        (
+            "correction",
+            SearchConfig {
+                correction_history: true,
+                ..SearchConfig::default()
+            },
+            |s| s.corrected_evals,
+        ),
+    ];
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9";
+    let limits = Limits::depth(10);
+    let mut pos = Position::from_fen(fen).expect("valid");
+    let base = search(&mut pos, SearchConfig::default(), &limits);
+    for (name, config, counter) in cases {
+        let result = search(&mut pos, config, &limits);
+        let best = result.best_move.expect("a move");
+        assert!(pos.moves().contains(&best), "{name}: illegal {best:?}");
+        assert!(counter(&result.stats) > 0, "{name}: never fired");
+        assert_ne!(
+            result.stats.total_nodes(),
+            base.stats.total_nodes(),
+            "{name}: the search did not change"
+        );
+        assert_eq!(counter(&base.stats), 0, "{name}: fired while off");
+    }
+}
+
+fn assert_mates_exact(config: &SearchConfig) {
     let ids = [
         "Fool's mate",
         "Scholar's mate",
@@ -98,7 +236,7 @@ fn mates_report_their_exact_distance() {
             depth: Some(2 * dm + 4),
             ..Limits::default()
         };
-        let result = search(&mut pos, SearchConfig::default(), &limits);
+        let result = search(&mut pos, config.clone(), &limits);
         let best = result.best_move.expect("a move");
         assert_eq!(
             mate_moves(result.score),

@@ -35,6 +35,9 @@ pub enum HistoryWeight {
     PowerOfTwo,
     /// d².
     Squared,
+    /// Gravity: bonus to the cutoff move, malus to the quiet moves tried before it, scores
+    /// pulled toward a bound (`v += b − v·|b|/MAX`); see `history.rs`.
+    Gravity,
 }
 
 /// What the search does about values that rest on repetition or move-rule draws.
@@ -80,6 +83,19 @@ pub struct SearchConfig {
     /// Refutation (PV) table: the previous iteration's principal variation first.
     pub refutation: bool,
     pub countermove: bool,
+    /// Capture history (moving piece, target, captured type) orders captures within their
+    /// SEE class, with gravity updates.
+    pub capture_history: bool,
+    /// The capture-history score is divided by this before it is added to MVV-LVA.
+    pub capture_history_divisor: i32,
+    /// Continuation histories (the quiet move as an answer to the moves 1 and 2 plies
+    /// before) in quiet-move ordering, LMR and quiet-move pruning.
+    pub continuation_history: bool,
+    /// LMR reduces by −(continuation score) / divisor plies more, at most ±2 (0: unused).
+    pub continuation_lmr_divisor: i32,
+    /// Quiet moves at depth ≤ 3 of non-PV nodes whose continuation score is below
+    /// −margin × depth are pruned (0: never).
+    pub continuation_prune_margin: i32,
 
     // Windows.
     pub aspiration: bool,
@@ -122,6 +138,48 @@ pub struct SearchConfig {
     /// Skip quiet moves at non-PV nodes after `3 + depth²` moves (late move pruning).
     pub late_move_pruning: bool,
     pub late_move_pruning_depth: i32,
+    /// Whether the static eval rose against two plies before feeds the shallow pruning
+    /// margins, late move pruning's move count and LMR.
+    pub improving: bool,
+
+    /// SEE pruning at depth ≤ `see_pruning_depth` (after the first move, not in check):
+    /// quiet moves whose SEE is below −`see_quiet_margin`·depth, captures below
+    /// −`see_capture_margin`·depth².
+    pub see_pruning: bool,
+    pub see_pruning_depth: i32,
+    pub see_quiet_margin: i32,
+    pub see_capture_margin: i32,
+    /// History pruning: quiet moves at non-PV nodes of depth ≤ `history_pruning_depth` whose
+    /// history plus continuation score is below −`history_pruning_margin`·depth (gravity
+    /// scores: with 2^d or d² history, scores are never negative).
+    pub history_pruning: bool,
+    pub history_pruning_depth: i32,
+    pub history_pruning_margin: i32,
+    /// ProbCut: at non-PV nodes of depth ≥ `probcut_depth`, captures that beat
+    /// beta + `probcut_margin` in a search four plies shallower cut the node.
+    pub probcut: bool,
+    pub probcut_depth: i32,
+    pub probcut_margin: i32,
+    /// Singular extensions: at depth ≥ `singular_depth`, a table move whose lower bound
+    /// nothing else reaches within `singular_margin`·depth / 8 is extended (twice when short
+    /// by `singular_double_margin` more, at most `singular_double_limit` times per path);
+    /// multi-cut when the others beat beta too; one ply less when the table value ≥ beta.
+    pub singular: bool,
+    pub singular_depth: i32,
+    pub singular_margin: i32,
+    pub singular_double_margin: i32,
+    pub singular_double_limit: u8,
+    /// LMR refinements: the reduction also follows the move's history (gravity) score, is
+    /// one ply less at PV nodes and one more at expected cut nodes.
+    pub lmr_refined: bool,
+    pub lmr_history_divisor: i32,
+    /// Correction history: a table keyed by pawn structure learns search value minus static
+    /// eval and corrects the eval the pruning decisions use.
+    pub correction_history: bool,
+    /// Internal iterative reduction: one ply less at depth ≥ `iir_min_depth` without a
+    /// table move.
+    pub iir: bool,
+    pub iir_min_depth: i32,
 
     // Extensions.
     pub extend_check: bool,
@@ -187,6 +245,11 @@ impl Default for SearchConfig {
             history_aging: true,
             refutation: true,
             countermove: true,
+            capture_history: false,
+            capture_history_divisor: 8,
+            continuation_history: false,
+            continuation_lmr_divisor: 8192,
+            continuation_prune_margin: 2048,
             aspiration: true,
             aspiration_t1: 25,
             aspiration_t2: 150,
@@ -210,6 +273,27 @@ impl Default for SearchConfig {
             futility_depth: 3,
             late_move_pruning: true,
             late_move_pruning_depth: 3,
+            improving: false,
+            see_pruning: false,
+            see_pruning_depth: 8,
+            see_quiet_margin: 60,
+            see_capture_margin: 20,
+            history_pruning: false,
+            history_pruning_depth: 3,
+            history_pruning_margin: 2048,
+            probcut: false,
+            probcut_depth: 5,
+            probcut_margin: 100,
+            singular: false,
+            singular_depth: 8,
+            singular_margin: 16,
+            singular_double_margin: 20,
+            singular_double_limit: 6,
+            lmr_refined: false,
+            lmr_history_divisor: 8192,
+            correction_history: false,
+            iir: false,
+            iir_min_depth: 4,
             extend_check: true,
             extend_single_reply: true,
             extend_recapture: false,
@@ -256,6 +340,8 @@ impl SearchConfig {
             history_aging: false,
             refutation: false,
             countermove: false,
+            capture_history: false,
+            continuation_history: false,
             aspiration: false,
             null_move: false,
             null_verification: false,
@@ -265,6 +351,14 @@ impl SearchConfig {
             reverse_futility: false,
             futility: false,
             late_move_pruning: false,
+            improving: false,
+            see_pruning: false,
+            history_pruning: false,
+            probcut: false,
+            singular: false,
+            lmr_refined: false,
+            correction_history: false,
+            iir: false,
             extend_check: false,
             extend_single_reply: false,
             extend_recapture: false,

@@ -43,6 +43,12 @@ impl<G: Game> Searcher<G> {
         self.stopped = false;
         self.in_presearch = false;
         self.root_ply = game.ply();
+        // The root's static eval, for `improving` two plies down.
+        self.static_evals[0] = if game.in_check() {
+            -INFINITY
+        } else {
+            score::clamp_eval(game.evaluate())
+        };
         game.set_wide_keys(self.config.tt_wide_keys);
         if !self
             .lmr
@@ -52,6 +58,8 @@ impl<G: Game> Searcher<G> {
         }
         if self.config.history_aging {
             self.history.age();
+            self.continuation.age();
+            self.capture_history.age();
         }
         self.killers.clear();
         self.refutation.clear();
@@ -363,6 +371,7 @@ impl<G: Game> Searcher<G> {
             let packed = G::encode(m);
             let recapture = self.config.extend_recapture && game.is_recapture(m);
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
+            self.move_slots[0] = game.history_index(m) as u32;
             game.play(m);
             let gives_check = game.in_check();
             let extension = self.extension(gives_check, false, recapture, pawn_seventh, 0);

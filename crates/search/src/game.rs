@@ -44,6 +44,11 @@ pub trait Game: Clone + Send + 'static {
     type Moves: Default + AsRef<[Self::Move]> + AsMut<[Self::Move]>;
     /// The number of distinct history-table slots `history_index` can return.
     const HISTORY_SIZE: usize;
+    /// Slots per move in the continuation histories (which hold this many squared entries);
+    /// `history_index` is folded into it. Chess: every (piece, square), like the history.
+    const CONTINUATION_SIZE: usize = 64;
+    /// The number of distinct capture-history slots `capture_history_index` can return.
+    const CAPTURE_HISTORY_SIZE: usize = Self::HISTORY_SIZE;
     /// Plies after which a rule draws a game without progress (chess: 100, the fifty-move
     /// rule), if the game has one. Guards table cutoffs near it.
     const MOVE_RULE_PLIES: Option<u32> = None;
@@ -120,6 +125,16 @@ pub trait Game: Clone + Send + 'static {
     fn decode(&self, packed: u16) -> Option<Self::Move>;
     /// The history-table slot of a move, below `HISTORY_SIZE`.
     fn history_index(&self, m: Self::Move) -> usize;
+    /// A key of the features the static evaluation errs on alike, for correction history
+    /// (chess: the pawn structure and the side to move). 0: one shared slot.
+    fn correction_key(&self) -> u64 {
+        0
+    }
+    /// The capture-history slot of a capture or promotion, below `CAPTURE_HISTORY_SIZE`
+    /// (chess: moving piece, target square and captured piece type).
+    fn capture_history_index(&self, m: Self::Move) -> usize {
+        self.history_index(m)
+    }
     /// The history-table slot of the opponent's last move (for the countermove table).
     fn last_move_index(&self) -> Option<usize>;
 }

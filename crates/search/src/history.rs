@@ -1,14 +1,40 @@
 //! History heuristic (Schaeffer): quiet moves that caused cutoffs anywhere in the tree,
 //! weighted by the depth of the cutoff, and the countermove table.
+//!
+//! Two kinds of update: Schaeffer's additive 2^d or d² credit (scores only grow, and the
+//! table is halved when one gets large), and the gravity form of today's engines, in which
+//! the cutoff move gains a bonus, the quiet moves tried before it lose as much, and every
+//! update pulls the score toward ±`GRAVITY_LIMIT`: `v += b − v·|b| / LIMIT`. A score near
+//! the limit moves little, so it stays a running average of recent outcomes.
 
 use crate::config::HistoryWeight;
 
-/// Scores stay below this; reaching it halves the whole table, so they never overflow.
-const HISTORY_LIMIT: u32 = 1 << 30;
+/// Additive scores stay below this; reaching it halves the whole table, so they never
+/// overflow.
+const HISTORY_LIMIT: i32 = 1 << 30;
 
-/// Cutoff counts by move slot (`Game::history_index`).
+/// Gravity scores stay within ±this.
+pub const GRAVITY_LIMIT: i32 = 16_384;
+
+/// The gravity bonus (and malus) for an outcome at remaining depth `depth`: grows as d²,
+/// capped so a single deep cutoff cannot erase what the table knows.
+#[inline]
+pub fn gravity_bonus(depth: i32) -> i32 {
+    let d = depth.clamp(0, 32);
+    (16 * d * d + 32 * d + 16).min(1_600)
+}
+
+/// `v += b − v·|b| / limit`: the score moves toward the sign of `bonus` and never leaves
+/// ±`limit` (for |bonus| ≤ limit).
+#[inline]
+pub fn apply_gravity(slot: &mut i32, bonus: i32, limit: i32) {
+    let bonus = bonus.clamp(-limit, limit);
+    *slot += bonus - *slot * bonus.abs() / limit;
+}
+
+/// Cutoff scores by move slot (`Game::history_index`).
 pub struct History {
-    scores: Vec<u32>,
+    scores: Vec<i32>,
 }
 
 impl History {
@@ -20,23 +46,38 @@ impl History {
     }
 
     #[inline]
-    pub fn score(&self, index: usize) -> u32 {
+    pub fn score(&self, index: usize) -> i32 {
         self.scores[index]
     }
 
     /// Credits a cutoff at remaining depth `depth`.
     #[inline]
     pub fn reward(&mut self, index: usize, depth: i32, weight: HistoryWeight) {
-        let depth = depth.clamp(0, 24) as u32;
+        let depth = depth.clamp(0, 24);
         let bonus = match weight {
-            HistoryWeight::PowerOfTwo => 1u32 << depth,
+            HistoryWeight::PowerOfTwo => 1i32 << depth,
             HistoryWeight::Squared => depth * depth,
+            HistoryWeight::Gravity => {
+                apply_gravity(&mut self.scores[index], gravity_bonus(depth), GRAVITY_LIMIT);
+                return;
+            }
         };
         let slot = &mut self.scores[index];
         *slot = slot.saturating_add(bonus);
         if *slot >= HISTORY_LIMIT {
             self.age();
         }
+    }
+
+    /// Debits a quiet move that was tried before the move that cut off (gravity only: the
+    /// additive weights never lower a score).
+    #[inline]
+    pub fn penalize(&mut self, index: usize, depth: i32) {
+        apply_gravity(
+            &mut self.scores[index],
+            -gravity_bonus(depth),
+            GRAVITY_LIMIT,
+        );
     }
 
     /// Halves every score: old knowledge fades (between searches, and on overflow).
@@ -93,6 +134,31 @@ mod tests {
         assert_eq!(h.score(2), 25);
         h.age();
         assert_eq!((h.score(1), h.score(2)), (16, 12));
+    }
+
+    #[test]
+    fn gravity_stays_within_its_limit() {
+        let mut h = History::new(2);
+        h.reward(0, 3, HistoryWeight::Gravity);
+        // 16·9 + 32·3 + 16 = 256 from zero.
+        assert_eq!(h.score(0), 256);
+        h.penalize(0, 3);
+        // 256 − 256 − 256·256/16384 = −4.
+        assert_eq!(h.score(0), -4);
+        for _ in 0..1_000 {
+            h.reward(1, 20, HistoryWeight::Gravity);
+            assert!(h.score(1) <= GRAVITY_LIMIT);
+        }
+        assert!(
+            h.score(1) > GRAVITY_LIMIT * 9 / 10,
+            "saturates near the limit"
+        );
+        for _ in 0..1_000 {
+            h.penalize(1, 20);
+            assert!(h.score(1) >= -GRAVITY_LIMIT);
+        }
+        assert!(h.score(1) < -GRAVITY_LIMIT * 9 / 10);
+        assert_eq!(gravity_bonus(40), 1_600, "capped");
     }
 
     #[test]

@@ -5,14 +5,19 @@
 //! - `search.rs`: the interior node (fail-soft alpha-beta, NegaScout/PVS, table probing)
 //! - `driver.rs`: iterative deepening, the root, MultiPV; `aspiration.rs`: windows
 //! - `tt.rs`: transposition table; `ordering.rs`: staged move picker; `killers.rs`,
-//!   `history.rs` (history and countermove), `pv.rs` (PV and refutation table)
-//! - `pruning.rs`: null move and late move reductions; `extensions.rs`; `quiescence.rs`
+//!   `history.rs` (history with 2^d, d² or gravity updates, countermove),
+//!   `continuation.rs` (continuation histories), `pv.rs` (PV and refutation table)
+//! - `pruning.rs`: null move, late move reductions, futility, late move, SEE and history
+//!   pruning; `probcut.rs`; `singular.rs` (singular extensions, multi-cut);
+//!   `correction.rs` (correction history); `extensions.rs`; `quiescence.rs`
 //! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs
 //! - `threads.rs`: Lazy SMP; `limits.rs`: limits and stopping; `config.rs`, `stats.rs`
 //! - `random_tree.rs`: artificial game trees and reference negamax for tests
 
 mod aspiration;
 pub mod config;
+pub mod continuation;
+pub mod correction;
 pub mod driver;
 mod etc;
 mod extensions;
@@ -22,6 +27,7 @@ pub mod killers;
 pub mod limits;
 pub mod ordering;
 mod presearch;
+mod probcut;
 pub mod pruning;
 pub mod pv;
 mod quiescence;
@@ -29,6 +35,7 @@ pub mod random_tree;
 pub mod score;
 mod search;
 pub mod searcher;
+mod singular;
 pub mod stats;
 pub mod threads;
 pub mod tt;

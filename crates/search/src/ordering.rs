@@ -7,6 +7,7 @@
 //! countermove, quiet moves by history score, losing captures.
 
 use crate::config::SearchConfig;
+use crate::continuation::{ContinuationHistory, ContinuationKeys};
 use crate::game::Game;
 use crate::history::History;
 
@@ -16,18 +17,45 @@ const KILLER_FIRST: i32 = 1_900_000;
 const KILLER_SECOND: i32 = 1_899_999;
 const COUNTERMOVE: i32 = 1_899_000;
 const HISTORY_MAX: i32 = 1_800_000;
+/// Quiet moves with a negative history (gravity) still come before losing captures.
+const HISTORY_MIN: i32 = -500_000;
 const BAD_TACTICAL: i32 = -1_000_000;
+
+/// Added to MVV-LVA with capture history so that the sum stays positive.
+const CAPTURE_HISTORY_OFFSET: i32 = 20_000;
 
 /// Most moves a position can have in any game the core searches.
 pub const MAX_MOVES: usize = 320;
 
 /// What the picker knows about a node before it generates moves.
-#[derive(Copy, Clone, Default)]
+#[derive(Copy, Clone)]
 pub struct Hints {
     /// The previous iteration's PV move at this ply, when the path follows that PV.
     pub refutation: u16,
     pub killers: [u16; 2],
     pub countermove: u16,
+    /// The continuation-history rows of the moves before this node.
+    pub continuation: ContinuationKeys,
+}
+
+impl Default for Hints {
+    fn default() -> Self {
+        Hints {
+            refutation: 0,
+            killers: [0; 2],
+            countermove: 0,
+            continuation: ContinuationKeys::NONE,
+        }
+    }
+}
+
+/// The learnt tables quiet moves are ordered by.
+#[derive(Copy, Clone)]
+pub struct OrderingTables<'a> {
+    pub history: &'a History,
+    pub continuation: &'a ContinuationHistory,
+    /// Capture history (gravity scores, `Game::capture_history_index`).
+    pub capture: &'a History,
 }
 
 /// Why a move was picked: the search treats killers and tactical moves differently.
@@ -97,14 +125,14 @@ impl<G: Game> MovePicker<G> {
     }
 
     /// Number of legal moves, generating them if not done yet (single-reply detection).
-    pub fn count(&mut self, game: &G, config: &SearchConfig, history: &History) -> usize {
+    pub fn count(&mut self, game: &G, config: &SearchConfig, tables: OrderingTables<'_>) -> usize {
         if matches!(self.stage, Stage::TableMove | Stage::Generate) {
-            self.generate(game, config, history);
+            self.generate(game, config, tables);
         }
         self.len
     }
 
-    fn generate(&mut self, game: &G, config: &SearchConfig, history: &History) {
+    fn generate(&mut self, game: &G, config: &SearchConfig, tables: OrderingTables<'_>) {
         if self.tactical_only {
             game.generate_tactical(&mut self.moves);
         } else {
@@ -114,7 +142,7 @@ impl<G: Game> MovePicker<G> {
         self.len = moves.len().min(MAX_MOVES);
         for (i, &m) in moves[..self.len].iter().enumerate() {
             self.scores[i] = if Some(m) != self.tt_move {
-                score_move(game, m, &self.hints, config, history, self.tactical_only)
+                score_move(game, m, &self.hints, config, tables, self.tactical_only)
             } else if self.tt_given {
                 i32::MIN // tried already: skipped when picked
             } else {
@@ -130,7 +158,7 @@ impl<G: Game> MovePicker<G> {
         &mut self,
         game: &G,
         config: &SearchConfig,
-        history: &History,
+        tables: OrderingTables<'_>,
     ) -> Option<(G::Move, Class)> {
         loop {
             match self.stage {
@@ -141,7 +169,7 @@ impl<G: Game> MovePicker<G> {
                         return Some((m, Class::TableMove));
                     }
                 }
-                Stage::Generate => self.generate(game, config, history),
+                Stage::Generate => self.generate(game, config, tables),
                 Stage::Sorted => {
                     if self.next >= self.len {
                         self.stage = Stage::Done;
@@ -215,7 +243,7 @@ fn classify(score: i32) -> Class {
         s if s >= GOOD_TACTICAL => Class::GoodTactical,
         KILLER_FIRST | KILLER_SECOND => Class::Killer,
         COUNTERMOVE => Class::Countermove,
-        s if s < 0 => Class::BadTactical,
+        s if s < HISTORY_MIN => Class::BadTactical,
         _ => Class::Quiet,
     }
 }
@@ -226,7 +254,7 @@ fn score_move<G: Game>(
     m: G::Move,
     hints: &Hints,
     config: &SearchConfig,
-    history: &History,
+    tables: OrderingTables<'_>,
     quiescence: bool,
 ) -> i32 {
     // Encoding costs a little: only moves that may match a hint are encoded.
@@ -238,7 +266,14 @@ fn score_move<G: Game>(
     // quiescence search is part of even the barest alpha-beta. The knowledge heuristic
     // adds that order (and SEE) to the main search.
     if tactical && (config.knowledge || quiescence) {
-        let order = game.mvv_lva(m).clamp(0, 99_999);
+        let mut order = game.mvv_lva(m);
+        if config.capture_history {
+            // Offset so the sum stays positive: the SEE class decides first.
+            order += CAPTURE_HISTORY_OFFSET
+                + tables.capture.score(game.capture_history_index(m))
+                    / config.capture_history_divisor.max(1);
+        }
+        let order = order.clamp(0, 99_999);
         let winning = !(config.knowledge && config.knowledge_see) || game.see_ge(m, 0);
         return if winning {
             GOOD_TACTICAL + order
@@ -258,8 +293,16 @@ fn score_move<G: Game>(
             return COUNTERMOVE;
         }
     }
-    if config.history {
-        return (history.score(game.history_index(m)) as i64).min(HISTORY_MAX as i64) as i32;
+    if config.history || config.continuation_history {
+        let index = game.history_index(m);
+        let mut score = 0;
+        if config.history {
+            score += tables.history.score(index);
+        }
+        if config.continuation_history {
+            score += tables.continuation.score(&hints.continuation, index);
+        }
+        return score.clamp(HISTORY_MIN, HISTORY_MAX);
     }
     0
 }

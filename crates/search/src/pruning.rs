@@ -1,11 +1,21 @@
-//! Forward pruning and reductions: null-move pruning, late move reductions, reverse
-//! futility, futility and late move pruning.
+//! Forward pruning and reductions: null-move pruning, late move reductions (with their
+//! history, PV and cut-node refinements), reverse futility, futility, late move pruning, SEE
+//! pruning and history pruning.
 
 use crate::config::NullReduction;
 use crate::game::Game;
 use crate::score::{self, Bound, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::tt::{EntryFlags, Store};
+
+/// What the history tables say about a quiet move (0 for captures and promotions).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct MoveScores {
+    /// The history table's score (gravity scores can be negative).
+    pub history: i32,
+    /// The sum of the continuation histories' scores.
+    pub continuation: i32,
+}
 
 /// Late-move reductions by (depth, move number): `base + ln(d)·ln(n) / divisor` plies, base and
 /// divisor in hundredths (default 0.75 and 2.25).
@@ -108,6 +118,7 @@ impl<G: Game> Searcher<G> {
             beta,
         );
         self.stats.null_tries += 1;
+        self.move_slots[ply] = crate::continuation::NO_SLOT;
         game.play_null();
         let value = -self.node(
             game,
@@ -168,6 +179,7 @@ impl<G: Game> Searcher<G> {
     /// Reverse futility pruning (static null move): near the leaves, a static eval far above
     /// beta is trusted to hold. Not in PV nodes, in check, or against mate scores.
     #[inline]
+    /// With `improving`, the margin counts one ply less when the eval is rising.
     pub(crate) fn reverse_futility(
         &mut self,
         eval: i32,
@@ -175,14 +187,16 @@ impl<G: Game> Searcher<G> {
         depth: i32,
         pv_node: bool,
         in_check: bool,
+        improving: bool,
     ) -> Option<i32> {
         let config = &self.config;
+        let margin_plies = depth - i32::from(config.improving && improving);
         if !config.reverse_futility
             || pv_node
             || in_check
             || depth > config.reverse_futility_depth
             || score::is_mate(beta)
-            || eval - config.reverse_futility_margin * depth < beta
+            || eval - config.reverse_futility_margin * margin_plies < beta
         {
             return None;
         }
@@ -193,6 +207,10 @@ impl<G: Game> Searcher<G> {
     /// Whether a quiet move (no capture, promotion or check, not a killer) may be skipped at
     /// a non-PV node not in check, after `searched` moves: futility pruning (the eval plus a
     /// margin cannot reach alpha) or late move pruning (too far down the ordering).
+    /// With continuation histories, also a move whose continuation score is very bad at
+    /// low depth; with history pruning, one whose history plus continuation score is. With
+    /// `improving`, a node whose eval is not rising keeps half the moves from late move
+    /// pruning, and futility allows one ply more margin to a rising one.
     #[inline]
     pub(crate) fn prune_quiet(
         &mut self,
@@ -200,21 +218,43 @@ impl<G: Game> Searcher<G> {
         alpha: i32,
         depth: i32,
         searched: usize,
+        scores: MoveScores,
+        improving: bool,
     ) -> bool {
         let config = &self.config;
         if searched == 0 || score::is_mate(alpha) {
             return false;
         }
+        if config.continuation_history
+            && config.continuation_prune_margin > 0
+            && depth <= 3
+            && scores.continuation < -config.continuation_prune_margin * depth
+        {
+            self.stats.continuation_prunes += 1;
+            return true;
+        }
+        if config.history_pruning
+            && depth <= config.history_pruning_depth
+            && scores.history + scores.continuation < -config.history_pruning_margin * depth
+        {
+            self.stats.history_prunes += 1;
+            return true;
+        }
+        let mut move_limit = 3 + depth * depth;
+        if config.improving && !improving {
+            move_limit /= 2;
+        }
         if config.late_move_pruning
             && depth <= config.late_move_pruning_depth
-            && searched >= (3 + depth * depth) as usize
+            && searched >= move_limit as usize
         {
             self.stats.late_move_prunes += 1;
             return true;
         }
+        let futility_plies = depth + i32::from(config.improving && improving);
         if config.futility
             && depth <= config.futility_depth
-            && eval + config.futility_margin * depth <= alpha
+            && eval + config.futility_margin * futility_plies <= alpha
         {
             self.stats.futility_prunes += 1;
             return true;
@@ -223,17 +263,83 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Plies to reduce the `searched`-th move (0-based count of moves already searched).
+    /// With continuation histories, a move that answered the earlier moves well is reduced
+    /// less and one that answered them badly more; with `improving`, a node whose eval is
+    /// not rising reduces one ply more. The refinements (`lmr_refined`) add the history
+    /// score, one ply less at PV nodes and one more at expected cut nodes.
+    ///
+    /// Re-search rules (`late_move` in search.rs): a reduced null-window search that beats
+    /// alpha is repeated at full depth with the null window; in PVS, a full-depth
+    /// null-window result strictly inside (alpha, beta) is searched again with the full
+    /// window. The reduction never takes the child below one ply.
     #[inline]
-    pub(crate) fn lmr_reduction(&self, depth: i32, searched: usize) -> i32 {
+    pub(crate) fn lmr_reduction(
+        &mut self,
+        depth: i32,
+        searched: usize,
+        scores: MoveScores,
+        improving: bool,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
         let config = &self.config;
         if !config.lmr || searched < config.lmr_full_depth_moves || depth < config.lmr_min_depth {
             return 0;
         }
-        if config.lmr_log_table {
+        let mut reduction = if config.lmr_log_table {
             self.lmr.get(depth, searched + 1).max(1)
         } else {
             1
+        };
+        if config.continuation_history && config.continuation_lmr_divisor > 0 {
+            let change = (scores.continuation / config.continuation_lmr_divisor).clamp(-2, 2);
+            if change != 0 {
+                self.stats.continuation_lmr_changes += 1;
+                reduction = (reduction - change).max(1);
+            }
         }
+        if config.improving && !improving {
+            reduction += 1;
+        }
+        if config.lmr_refined {
+            let before = reduction;
+            if config.lmr_history_divisor > 0 {
+                reduction -= (scores.history / config.lmr_history_divisor).clamp(-2, 2);
+            }
+            if pv_node {
+                reduction -= 1;
+            }
+            if cut_node {
+                reduction += 1;
+            }
+            reduction = reduction.max(1);
+            if reduction != before {
+                self.stats.lmr_refined_changes += 1;
+            }
+        }
+        reduction
+    }
+
+    /// SEE pruning in the main search: at low depth, a quiet move that loses material on
+    /// its square by more than a depth-scaled margin, or a capture that loses by more than
+    /// a margin growing with depth², is skipped. Asked before the move is played, after the
+    /// first move, not in check.
+    #[inline]
+    pub(crate) fn see_prunes(&mut self, game: &G, m: G::Move, tactical: bool, depth: i32) -> bool {
+        let config = &self.config;
+        if !config.see_pruning || depth > config.see_pruning_depth {
+            return false;
+        }
+        let threshold = if tactical {
+            -config.see_capture_margin * depth * depth
+        } else {
+            -config.see_quiet_margin * depth
+        };
+        if game.see_ge(m, threshold) {
+            return false;
+        }
+        self.stats.see_prunes += 1;
+        true
     }
 }
 

@@ -68,7 +68,7 @@ impl<G: Game> Searcher<G> {
         // uses it; otherwise ask SEE here.
         let picker_knows_see = self.config.knowledge && self.config.knowledge_see;
         // (the picker orders by MVV-LVA here whatever the knowledge switch says)
-        while let Some((m, class)) = picker.next(game, &self.config, &self.history) {
+        while let Some((m, class)) = picker.next(game, &self.config, self.ordering_tables()) {
             if !in_check {
                 if self.config.qs_see_filter {
                     let losing = if picker_knows_see {

@@ -1,12 +1,22 @@
 //! The interior node: fail-soft (or fail-hard) alpha-beta or NegaScout/PVS, with the table,
 //! null move, pre-search, ETC, extensions and late move reductions plugged in.
 
-use crate::config::{Algorithm, GhiMode};
+use crate::config::{Algorithm, GhiMode, HistoryWeight};
+use crate::continuation::ContinuationKeys;
 use crate::game::{Game, NoMoves};
+use crate::history::gravity_bonus;
 use crate::ordering::{Class, Hints, MovePicker};
+use crate::pruning::MoveScores;
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::Searcher;
+use crate::singular::Singular;
 use crate::tt::{EntryFlags, Hit, Store};
+
+/// Quiet moves remembered per node for history maluses (later ones get none).
+const MAX_QUIETS_TRIED: usize = 64;
+
+/// Captures and promotions remembered per node for capture-history maluses.
+const MAX_TACTICALS_TRIED: usize = 32;
 
 /// What the node learnt from the table before searching.
 pub(crate) struct Probe<M> {
@@ -68,44 +78,58 @@ impl<G: Game> Searcher<G> {
         }
         let alpha_orig = alpha;
         let in_check = game.in_check();
+        // A singular-extension exclusion search of this node (`singular.rs`): the same
+        // position without the table move, which must neither use nor overwrite the entry.
+        let excluded = self.excluded[ply];
+        let cut_node = !pv_node && self.expected_cut[ply];
 
-        let probe = match self.probe(game, alpha, beta, depth, ply, pv_node) {
-            Ok(probe) => probe,
-            Err(cutoff) => return cutoff,
+        let probe = if excluded != 0 {
+            Probe {
+                hit: None,
+                tt_move: None,
+            }
+        } else {
+            match self.probe(game, alpha, beta, depth, ply, pv_node) {
+                Ok(probe) => probe,
+                Err(cutoff) => return cutoff,
+            }
         };
 
-        let eval = if in_check {
-            -INFINITY
+        // The static eval as the evaluation gives it (stored in the table), and as pruning
+        // uses it (with the correction history's correction).
+        let (raw_eval, eval) = if in_check {
+            (-INFINITY, -INFINITY)
+        } else if excluded != 0 {
+            (self.raw_evals[ply], self.static_evals[ply])
         } else {
-            probe
+            let raw = probe
                 .hit
                 .as_ref()
-                .map_or_else(|| score::clamp_eval(game.evaluate()), |h| h.eval)
+                .map_or_else(|| score::clamp_eval(game.evaluate()), |h| h.eval);
+            (raw, self.corrected_eval(game, raw))
         };
+        self.raw_evals[ply] = raw_eval;
         self.static_evals[ply] = eval;
+        let improving = self.config.improving && self.is_improving(ply, eval);
 
-        if let Some(hit) = probe.hit.as_ref()
-            && let Some(value) = self.presearch(
-                game,
-                hit,
-                alpha,
-                beta,
-                depth,
-                ply,
-                pv_node,
-                null_allowed,
-                follow_pv,
-            )
+        // Internal iterative reduction: with no table move the ordering is poor and the node
+        // is probably new to the search, so search it one ply shallower (Ed Schröder's idea
+        // in Rebel, a cheap stand-in for internal iterative deepening).
+        let depth = if self.config.iir
+            && excluded == 0
+            && depth >= self.config.iir_min_depth
+            && probe.tt_move.is_none()
         {
-            return value;
-        }
+            self.stats.iir_reductions += 1;
+            depth - 1
+        } else {
+            depth
+        };
 
-        if let Some(value) = self.reverse_futility(eval, beta, depth, pv_node, in_check) {
-            return value;
-        }
-
-        if let Some(value) = self.null_move(
+        if let Some(value) = self.forward_prune(
             game,
+            &probe,
+            alpha,
             beta,
             depth,
             ply,
@@ -113,14 +137,33 @@ impl<G: Game> Searcher<G> {
             pv_node,
             null_allowed,
             in_check,
+            follow_pv,
+            improving,
         ) {
             return value;
         }
 
-        if let Some(value) = self.enhanced_transposition_cutoff(game, beta, depth, ply) {
-            return value;
+        // Singular extension of the table move, or a multi-cut of the whole node.
+        let mut tt_move_extension = 0;
+        if let (Some(hit), Some(tt_move)) = (probe.hit.as_ref(), probe.tt_move)
+            && let Some(verdict) = self.singular(game, hit, tt_move, beta, depth, ply, pv_node)
+        {
+            match verdict {
+                Singular::Extend(plies) => tt_move_extension = plies,
+                Singular::MultiCut(value) => {
+                    return if self.config.fail_soft { value } else { beta };
+                }
+            }
+        }
+        if self.stopped {
+            return 0;
         }
 
+        let continuation_keys = if self.config.continuation_history {
+            self.continuation.keys(self.earlier_slots(ply))
+        } else {
+            ContinuationKeys::NONE
+        };
         let hints = Hints {
             refutation: if follow_pv {
                 self.refutation.move_at(ply)
@@ -129,25 +172,60 @@ impl<G: Game> Searcher<G> {
             },
             killers: self.killers.get(ply),
             countermove: self.countermoves.get(game.last_move_index()),
+            continuation: continuation_keys,
         };
         self.killers.clear_ply(ply + 2);
         let mut picker = MovePicker::<G>::new(probe.tt_move, hints);
         let single_reply = self.config.extend_single_reply
             && in_check
-            && picker.count(game, &self.config, &self.history) == 1;
+            && picker.count(game, &self.config, self.ordering_tables()) == 1;
 
         let mut best = -INFINITY;
         let mut best_move = 0u16;
         let mut best_path_dependent = false;
         let mut any_path_dependent = false;
         let mut searched = 0usize;
-        while let Some((m, class)) = picker.next(game, &self.config, &self.history) {
+        // History slots of the quiet moves searched so far (gravity maluses on a cutoff).
+        let mut quiets_tried = [0u32; MAX_QUIETS_TRIED];
+        let mut quiets_count = 0usize;
+        // Capture-history slots of the captures and promotions searched so far.
+        let mut tacticals_tried = [0u32; MAX_TACTICALS_TRIED];
+        let mut tacticals_count = 0usize;
+        while let Some((m, class)) = picker.next(game, &self.config, self.ordering_tables()) {
             let packed = G::encode(m);
+            if packed == excluded {
+                continue;
+            }
             let tactical = game.is_capture(m) || game.is_promotion(m);
             let recapture = self.config.extend_recapture && game.is_recapture(m);
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
             let history_index = game.history_index(m);
+            let capture_index = if tactical && self.config.capture_history {
+                game.capture_history_index(m)
+            } else {
+                0
+            };
             let previous = game.last_move_index();
+            let scores = MoveScores {
+                history: if tactical || !self.config.history {
+                    0
+                } else {
+                    self.history.score(history_index)
+                },
+                continuation: if self.config.continuation_history && !tactical {
+                    self.continuation.score(&continuation_keys, history_index)
+                } else {
+                    0
+                },
+            };
+            if searched > 0
+                && !in_check
+                && best > -score::MATE_BOUND
+                && self.see_prunes(game, m, tactical, depth)
+            {
+                continue;
+            }
+            self.move_slots[ply] = history_index as u32;
             game.play(m);
             let gives_check = game.in_check();
             let quiet = !tactical
@@ -156,15 +234,30 @@ impl<G: Game> Searcher<G> {
                     class,
                     Class::Killer | Class::Countermove | Class::Refutation
                 );
-            if quiet && !pv_node && !in_check && self.prune_quiet(eval, alpha, depth, searched) {
+            if quiet
+                && !pv_node
+                && !in_check
+                && self.prune_quiet(eval, alpha, depth, searched, scores, improving)
+            {
                 game.undo();
                 continue;
             }
-            let extension = self.extension(gives_check, single_reply, recapture, pawn_seventh, ply);
+            let mut extension =
+                self.extension(gives_check, single_reply, recapture, pawn_seventh, ply);
+            if class == Class::TableMove && tt_move_extension != 0 {
+                extension = if tt_move_extension > 0 {
+                    extension.max(tt_move_extension)
+                } else {
+                    extension + tt_move_extension
+                };
+            }
+            self.double_extensions[ply + 1] =
+                self.double_extensions[ply] + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
             let child_follows = follow_pv && packed == self.refutation.move_at(ply);
 
             let value = if searched == 0 {
+                self.expected_cut[ply + 1] = !pv_node && !cut_node;
                 -self.node(
                     game,
                     -beta,
@@ -185,12 +278,13 @@ impl<G: Game> Searcher<G> {
                         Class::Killer | Class::Countermove | Class::Refutation
                     );
                 let reduction = if quiet_late {
-                    self.lmr_reduction(depth, searched)
+                    self.lmr_reduction(depth, searched, scores, improving, pv_node, cut_node)
                 } else {
                     0
                 };
                 // Never below one ply, and never negative (that would be an extension).
                 let reduction = reduction.min(new_depth - 1).max(0);
+                self.expected_cut[ply + 1] = true;
                 self.late_move(game, alpha, beta, new_depth, reduction, ply, pv_node)
             };
             game.undo();
@@ -205,8 +299,14 @@ impl<G: Game> Searcher<G> {
                 if value > alpha {
                     best_move = packed;
                     if value >= beta {
+                        if self.config.capture_history {
+                            self.update_capture_history(
+                                tactical.then_some(capture_index),
+                                &tacticals_tried[..tacticals_count],
+                                depth,
+                            );
+                        }
                         self.record_cutoff(
-                            game,
                             packed,
                             history_index,
                             previous,
@@ -215,6 +315,8 @@ impl<G: Game> Searcher<G> {
                             depth,
                             ply,
                             searched,
+                            &quiets_tried[..quiets_count],
+                            &continuation_keys,
                         );
                         break;
                     }
@@ -222,8 +324,20 @@ impl<G: Game> Searcher<G> {
                     self.pv.update(ply, packed);
                 }
             }
+            if !tactical && quiets_count < MAX_QUIETS_TRIED {
+                quiets_tried[quiets_count] = history_index as u32;
+                quiets_count += 1;
+            } else if tactical && tacticals_count < MAX_TACTICALS_TRIED {
+                tacticals_tried[tacticals_count] = capture_index as u32;
+                tacticals_count += 1;
+            }
         }
 
+        if excluded != 0 {
+            // Every other move failed low or there was none: the caller only compares the
+            // value with its window, and nothing is stored.
+            return if searched == 0 { alpha_orig } else { best };
+        }
         if searched == 0 {
             best = match game.no_moves() {
                 NoMoves::Loss => score::mated_in(ply),
@@ -258,6 +372,22 @@ impl<G: Game> Searcher<G> {
         } else {
             any_path_dependent
         };
+        if self.config.correction_history
+            && !in_check
+            && !score::is_mate(best)
+            && game
+                .decode(best_move)
+                .is_none_or(|m| !(game.is_capture(m) || game.is_promotion(m)))
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > eval,
+                Bound::Upper => best < eval,
+            }
+        {
+            self.stats.correction_updates += 1;
+            self.correction
+                .update(game.correction_key(), raw_eval, best, depth);
+        }
         if self.config.tt {
             let flags = self.entry_flags(ply);
             self.store(
@@ -265,7 +395,7 @@ impl<G: Game> Searcher<G> {
                 &Store {
                     mv: best_move,
                     value: score::to_table(best, ply),
-                    eval: if in_check { 0 } else { eval },
+                    eval: if in_check { 0 } else { raw_eval },
                     depth,
                     bound,
                     iteration: self.root_depth as u8,
@@ -274,6 +404,87 @@ impl<G: Game> Searcher<G> {
             );
         }
         best
+    }
+
+    /// The pruning tried before any move is searched: pre-search, reverse futility, null
+    /// move, ProbCut, ETC (none in an exclusion search). `Some(value)` ends the node.
+    #[allow(clippy::too_many_arguments)]
+    fn forward_prune(
+        &mut self,
+        game: &mut G,
+        probe: &Probe<G::Move>,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        eval: i32,
+        pv_node: bool,
+        null_allowed: bool,
+        in_check: bool,
+        follow_pv: bool,
+        improving: bool,
+    ) -> Option<i32> {
+        if self.excluded[ply] != 0 {
+            return None;
+        }
+        if let Some(hit) = probe.hit.as_ref()
+            && let Some(value) = self.presearch(
+                game,
+                hit,
+                alpha,
+                beta,
+                depth,
+                ply,
+                pv_node,
+                null_allowed,
+                follow_pv,
+            )
+        {
+            return Some(value);
+        }
+        if let Some(value) = self.reverse_futility(eval, beta, depth, pv_node, in_check, improving)
+        {
+            return Some(value);
+        }
+        self.expected_cut[ply + 1] = !self.expected_cut[ply];
+        if let Some(value) = self.null_move(
+            game,
+            beta,
+            depth,
+            ply,
+            eval,
+            pv_node,
+            null_allowed,
+            in_check,
+        ) {
+            return Some(value);
+        }
+        if let Some(value) = self.probcut(
+            game,
+            beta,
+            depth,
+            ply,
+            eval,
+            pv_node,
+            in_check,
+            probe.tt_move,
+        ) {
+            return Some(value);
+        }
+        self.enhanced_transposition_cutoff(game, beta, depth, ply)
+    }
+
+    /// The static eval plus the correction history's correction (when on).
+    #[inline]
+    fn corrected_eval(&mut self, game: &G, raw: i32) -> i32 {
+        if !self.config.correction_history {
+            return raw;
+        }
+        let correction = self.correction.correction(game.correction_key());
+        if correction != 0 {
+            self.stats.corrected_evals += 1;
+        }
+        score::clamp_eval(raw + correction)
     }
 
     /// A move after the first: reduced (LMR) and/or null-window (PVS) searches, re-searched
@@ -352,11 +563,11 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Killers, history and countermove learn from a quiet move's cutoff.
+    /// Killers, history and countermove learn from a quiet move's cutoff; with gravity
+    /// history, the quiet moves tried before it (`quiets_tried`) lose what it gains.
     #[allow(clippy::too_many_arguments)]
     fn record_cutoff(
         &mut self,
-        game: &G,
         packed: u16,
         history_index: usize,
         previous: Option<usize>,
@@ -365,6 +576,8 @@ impl<G: Game> Searcher<G> {
         depth: i32,
         ply: usize,
         searched: usize,
+        quiets_tried: &[u32],
+        continuation_keys: &ContinuationKeys,
     ) {
         self.stats.beta_cutoffs += 1;
         if searched == 1 {
@@ -378,17 +591,65 @@ impl<G: Game> Searcher<G> {
         if tactical {
             return;
         }
-        let _ = game;
         if self.config.killers {
             self.killers.record(ply, packed);
         }
         if self.config.history {
             self.history
                 .reward(history_index, depth, self.config.history_weight);
+            if self.config.history_weight == HistoryWeight::Gravity {
+                self.stats.history_bonuses += 1;
+                for &index in quiets_tried {
+                    self.history.penalize(index as usize, depth);
+                }
+                self.stats.history_maluses += quiets_tried.len() as u64;
+            }
         }
         if self.config.countermove {
             self.countermoves.record(previous, packed);
         }
+        if self.config.continuation_history {
+            let bonus = gravity_bonus(depth);
+            self.continuation
+                .update(continuation_keys, history_index, bonus);
+            for &index in quiets_tried {
+                self.continuation
+                    .update(continuation_keys, index as usize, -bonus);
+            }
+            self.stats.continuation_updates += 1 + quiets_tried.len() as u64;
+        }
+    }
+
+    /// Capture history learns from a cutoff: a bonus to the capture or promotion that cut
+    /// off (`cutoff`), a malus to those tried before it, whatever kind of move cut off.
+    fn update_capture_history(&mut self, cutoff: Option<usize>, tried: &[u32], depth: i32) {
+        if let Some(index) = cutoff {
+            self.capture_history
+                .reward(index, depth, HistoryWeight::Gravity);
+        }
+        for &index in tried {
+            self.capture_history.penalize(index as usize, depth);
+        }
+        self.stats.capture_history_updates += u64::from(cutoff.is_some()) + tried.len() as u64;
+    }
+
+    /// Whether the static eval rose against the side to move's previous node, two plies up
+    /// (four when that one was in check; not improving when both were, or at the root).
+    #[inline]
+    fn is_improving(&mut self, ply: usize, eval: i32) -> bool {
+        if eval == -INFINITY {
+            return false;
+        }
+        let earlier = [2, 4]
+            .into_iter()
+            .filter(|&back| ply >= back)
+            .map(|back| self.static_evals[ply - back])
+            .find(|&e| e != -INFINITY);
+        let improving = earlier.is_some_and(|e| eval > e);
+        if improving {
+            self.stats.improving_nodes += 1;
+        }
+        improving
     }
 
     /// Flags for a table entry stored at `ply` now.

@@ -5,10 +5,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::SearchConfig;
+use crate::continuation::{CONTINUATION_PLIES, ContinuationHistory, NO_SLOT};
+use crate::correction::CorrectionHistory;
 use crate::game::Game;
 use crate::history::{CounterMoves, History};
 use crate::killers::Killers;
 use crate::limits::{Limits, SearchControl};
+use crate::ordering::OrderingTables;
 use crate::pruning::LmrTable;
 use crate::pv::{PvTable, RefutationTable};
 use crate::score::{Bound, MAX_PLY};
@@ -101,6 +104,10 @@ pub struct Searcher<G: Game> {
     pub(crate) killers: Killers,
     pub(crate) history: History,
     pub(crate) countermoves: CounterMoves,
+    pub(crate) continuation: ContinuationHistory,
+    pub(crate) capture_history: History,
+    /// History slot of the move played at each ply of the path (`NO_SLOT`: null move).
+    pub(crate) move_slots: [u32; MAX_PLY + 2],
     pub(crate) pv: PvTable,
     pub(crate) refutation: RefutationTable,
     pub(crate) lmr: LmrTable,
@@ -116,7 +123,16 @@ pub struct Searcher<G: Game> {
     pub(crate) stopped: bool,
     /// Set by every node before it returns: its value rests on a path-dependent draw.
     pub(crate) path_dependent: bool,
+    /// Static evals by ply as pruning uses them (corrected), and as evaluated (raw).
     pub(crate) static_evals: [i32; MAX_PLY + 2],
+    pub(crate) raw_evals: [i32; MAX_PLY + 2],
+    /// The table move a singular-extension exclusion search leaves out, by ply (0: none).
+    pub(crate) excluded: [u16; MAX_PLY + 2],
+    /// Double extensions on the path to each ply.
+    pub(crate) double_extensions: [u8; MAX_PLY + 2],
+    /// Whether the node at each ply is expected to fail high (set by its parent).
+    pub(crate) expected_cut: [bool; MAX_PLY + 2],
+    pub(crate) correction: CorrectionHistory,
     /// Main thread: reports, ages the table, obeys limits; helpers only search.
     pub(crate) is_main: bool,
     pub(crate) _game: std::marker::PhantomData<G>,
@@ -137,6 +153,9 @@ impl<G: Game> Searcher<G> {
             killers: Killers::default(),
             history: History::new(G::HISTORY_SIZE),
             countermoves: CounterMoves::new(G::HISTORY_SIZE),
+            continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
+            capture_history: History::new(G::CAPTURE_HISTORY_SIZE),
+            move_slots: [NO_SLOT; MAX_PLY + 2],
             pv: PvTable::default(),
             refutation: RefutationTable::default(),
             lmr,
@@ -151,6 +170,11 @@ impl<G: Game> Searcher<G> {
             stopped: false,
             path_dependent: false,
             static_evals: [0; MAX_PLY + 2],
+            raw_evals: [0; MAX_PLY + 2],
+            excluded: [0; MAX_PLY + 2],
+            double_extensions: [0; MAX_PLY + 2],
+            expected_cut: [false; MAX_PLY + 2],
+            correction: CorrectionHistory::default(),
             is_main: true,
             _game: std::marker::PhantomData,
         }
@@ -185,7 +209,33 @@ impl<G: Game> Searcher<G> {
         self.killers.clear();
         self.history.clear();
         self.countermoves.clear();
+        self.continuation.clear();
+        self.capture_history.clear();
+        self.correction.clear();
         self.refutation.clear();
+    }
+
+    /// What quiet moves are ordered by.
+    #[inline]
+    pub(crate) fn ordering_tables(&self) -> OrderingTables<'_> {
+        OrderingTables {
+            history: &self.history,
+            continuation: &self.continuation,
+            capture: &self.capture_history,
+        }
+    }
+
+    /// The history slots of the moves played 1 and 2 plies before `ply` on the path.
+    #[inline]
+    pub(crate) fn earlier_slots(&self, ply: usize) -> [u32; CONTINUATION_PLIES] {
+        std::array::from_fn(|back| {
+            let distance = back + 1;
+            if ply >= distance {
+                self.move_slots[ply - distance]
+            } else {
+                NO_SLOT
+            }
+        })
     }
 
     /// Whether the search must stop now: node budget every node, the clock and the shared

@@ -35,6 +35,10 @@ pub struct SearchStats {
     pub reverse_futility_cutoffs: u64,
     pub futility_prunes: u64,
     pub late_move_prunes: u64,
+    /// Nodes whose static eval rose against two plies before (with `improving` on).
+    pub improving_nodes: u64,
+    /// Nodes searched one ply shallower for want of a table move.
+    pub iir_reductions: u64,
     pub pvs_researches: u64,
     pub aspiration_researches: u64,
     pub presearches: u64,
@@ -47,6 +51,34 @@ pub struct SearchStats {
     pub ext_pawn_seventh: u64,
     pub killer_cutoffs: u64,
     pub countermove_cutoffs: u64,
+    /// Gravity history: bonuses to cutoff moves and maluses to quiet moves tried before them.
+    pub history_bonuses: u64,
+    pub history_maluses: u64,
+    /// Continuation histories: entries updated (bonus or malus), quiet moves pruned, and
+    /// late-move reductions changed by the continuation score.
+    pub continuation_updates: u64,
+    /// Capture history: entries updated (bonus to the capture that cut off, malus to the
+    /// captures tried before a cutoff).
+    pub capture_history_updates: u64,
+    pub continuation_prunes: u64,
+    pub continuation_lmr_changes: u64,
+    /// Moves skipped by SEE pruning and by history pruning.
+    pub see_prunes: u64,
+    pub history_prunes: u64,
+    /// ProbCut: captures tried against the raised beta, and cutoffs.
+    pub probcut_tries: u64,
+    pub probcut_cutoffs: u64,
+    /// Singular extensions: exclusion searches, single and double extensions, multi-cut cutoffs, negative extensions.
+    pub singular_searches: u64,
+    pub singular_extensions: u64,
+    pub double_extensions: u64,
+    pub multicut_cutoffs: u64,
+    pub negative_extensions: u64,
+    /// Late-move reductions changed by the refinements (history, PV, cut node).
+    pub lmr_refined_changes: u64,
+    /// Correction history: updates, and nodes whose eval it changed.
+    pub correction_updates: u64,
+    pub corrected_evals: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -75,6 +107,8 @@ impl Default for SearchStats {
             reverse_futility_cutoffs: 0,
             futility_prunes: 0,
             late_move_prunes: 0,
+            improving_nodes: 0,
+            iir_reductions: 0,
             pvs_researches: 0,
             aspiration_researches: 0,
             presearches: 0,
@@ -87,6 +121,24 @@ impl Default for SearchStats {
             ext_pawn_seventh: 0,
             killer_cutoffs: 0,
             countermove_cutoffs: 0,
+            history_bonuses: 0,
+            history_maluses: 0,
+            continuation_updates: 0,
+            capture_history_updates: 0,
+            continuation_prunes: 0,
+            continuation_lmr_changes: 0,
+            see_prunes: 0,
+            history_prunes: 0,
+            probcut_tries: 0,
+            probcut_cutoffs: 0,
+            singular_searches: 0,
+            singular_extensions: 0,
+            double_extensions: 0,
+            multicut_cutoffs: 0,
+            negative_extensions: 0,
+            lmr_refined_changes: 0,
+            correction_updates: 0,
+            corrected_evals: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -144,6 +196,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.reverse_futility_cutoffs += o.reverse_futility_cutoffs;
         self.futility_prunes += o.futility_prunes;
         self.late_move_prunes += o.late_move_prunes;
+        self.improving_nodes += o.improving_nodes;
+        self.iir_reductions += o.iir_reductions;
         self.pvs_researches += o.pvs_researches;
         self.aspiration_researches += o.aspiration_researches;
         self.presearches += o.presearches;
@@ -156,6 +210,24 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.ext_pawn_seventh += o.ext_pawn_seventh;
         self.killer_cutoffs += o.killer_cutoffs;
         self.countermove_cutoffs += o.countermove_cutoffs;
+        self.history_bonuses += o.history_bonuses;
+        self.history_maluses += o.history_maluses;
+        self.continuation_updates += o.continuation_updates;
+        self.capture_history_updates += o.capture_history_updates;
+        self.see_prunes += o.see_prunes;
+        self.history_prunes += o.history_prunes;
+        self.probcut_tries += o.probcut_tries;
+        self.probcut_cutoffs += o.probcut_cutoffs;
+        self.singular_searches += o.singular_searches;
+        self.singular_extensions += o.singular_extensions;
+        self.double_extensions += o.double_extensions;
+        self.multicut_cutoffs += o.multicut_cutoffs;
+        self.negative_extensions += o.negative_extensions;
+        self.lmr_refined_changes += o.lmr_refined_changes;
+        self.correction_updates += o.correction_updates;
+        self.corrected_evals += o.corrected_evals;
+        self.continuation_prunes += o.continuation_prunes;
+        self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
 }
 
@@ -184,11 +256,13 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "cutoffs {} first-move {:.1}% killer {} countermove {}",
+            "cutoffs {} first-move {:.1}% killer {} countermove {}; history: bonuses {} maluses {}",
             self.beta_cutoffs,
             100.0 * self.first_move_cutoff_rate(),
             self.killer_cutoffs,
-            self.countermove_cutoffs
+            self.countermove_cutoffs,
+            self.history_bonuses,
+            self.history_maluses
         )?;
         writeln!(
             f,
@@ -212,8 +286,40 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "shallow pruning: reverse-futility cutoffs {} futility-pruned {} late-move-pruned {}",
-            self.reverse_futility_cutoffs, self.futility_prunes, self.late_move_prunes
+            "shallow pruning: reverse-futility cutoffs {} futility-pruned {} late-move-pruned {}; improving nodes {}; iir reductions {}",
+            self.reverse_futility_cutoffs,
+            self.futility_prunes,
+            self.late_move_prunes,
+            self.improving_nodes,
+            self.iir_reductions
+        )?;
+        writeln!(
+            f,
+            "continuation history: updates {} pruned {} lmr-changed {}; capture history: updates {}",
+            self.continuation_updates,
+            self.continuation_prunes,
+            self.continuation_lmr_changes,
+            self.capture_history_updates
+        )?;
+        writeln!(
+            f,
+            "see-pruned {} history-pruned {}; probcut: tries {} cutoffs {}; lmr refined {}; correction: updates {} corrected {}",
+            self.see_prunes,
+            self.history_prunes,
+            self.probcut_tries,
+            self.probcut_cutoffs,
+            self.lmr_refined_changes,
+            self.correction_updates,
+            self.corrected_evals
+        )?;
+        writeln!(
+            f,
+            "singular: searches {} extended {} doubly {} multi-cut {} negative {}",
+            self.singular_searches,
+            self.singular_extensions,
+            self.double_extensions,
+            self.multicut_cutoffs,
+            self.negative_extensions
         )?;
         write!(
             f,

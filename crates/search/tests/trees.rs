@@ -72,6 +72,13 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
                 c.history_weight = HistoryWeight::Squared;
             }),
         ),
+        (
+            "history gravity",
+            with(&|c| {
+                c.history = true;
+                c.history_weight = HistoryWeight::Gravity;
+            }),
+        ),
         ("refutation", with(&|c| c.refutation = true)),
         ("countermove", with(&|c| c.countermove = true)),
         (

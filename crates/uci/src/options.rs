@@ -197,17 +197,18 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     check!("History", history, "history heuristic"),
     SearchOption {
         name: "HistoryWeight",
-        kind: Kind::Combo(&["pow2", "squared"]),
-        help: "history bonus 2^depth or depth^2",
+        kind: Kind::Combo(&["pow2", "squared", "gravity"]),
+        help: "history update: bonus 2^depth or depth^2, or gravity (bonus and malus toward a bound)",
         get: |c| match c.history_weight {
             HistoryWeight::PowerOfTwo => "pow2".into(),
             HistoryWeight::Squared => "squared".into(),
+            HistoryWeight::Gravity => "gravity".into(),
         },
         set: |c, v| {
-            c.history_weight = if v == "pow2" {
-                HistoryWeight::PowerOfTwo
-            } else {
-                HistoryWeight::Squared
+            c.history_weight = match v {
+                "pow2" => HistoryWeight::PowerOfTwo,
+                "squared" => HistoryWeight::Squared,
+                _ => HistoryWeight::Gravity,
             };
             Some(())
         },
@@ -223,6 +224,40 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "refutation table: previous PV first"
     ),
     check!("Countermove", countermove, "countermove heuristic"),
+    check!(
+        "CaptureHistory",
+        capture_history,
+        "capture history orders captures within their SEE class"
+    ),
+    spin!(
+        "CaptureHistoryDivisor",
+        capture_history_divisor,
+        i32,
+        1,
+        1_000,
+        "capture-history score / divisor is added to MVV-LVA"
+    ),
+    check!(
+        "ContinuationHistory",
+        continuation_history,
+        "continuation histories (1 and 2 plies back) in ordering, LMR and pruning"
+    ),
+    spin!(
+        "ContinuationLMRDivisor",
+        continuation_lmr_divisor,
+        i32,
+        0,
+        1_000_000,
+        "LMR changes by -(continuation score)/divisor plies, at most 2 (0: off)"
+    ),
+    spin!(
+        "ContinuationPruneMargin",
+        continuation_prune_margin,
+        i32,
+        0,
+        1_000_000,
+        "prune quiets at depth <= 3 with continuation score below -margin*depth (0: off)"
+    ),
     check!("Aspiration", aspiration, "aspiration windows"),
     spin!(
         "AspirationT1",
@@ -375,6 +410,150 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         0,
         64,
         "deepest depth pruned"
+    ),
+    check!(
+        "Improving",
+        improving,
+        "a rising static eval (vs two plies before) feeds RFP, futility, LMP and LMR"
+    ),
+    check!(
+        "SEEPruning",
+        see_pruning,
+        "skip moves losing material by SEE at low depth"
+    ),
+    spin!(
+        "SEEPruningDepth",
+        see_pruning_depth,
+        i32,
+        0,
+        64,
+        "deepest depth SEE-pruned"
+    ),
+    spin!(
+        "SEEQuietMargin",
+        see_quiet_margin,
+        i32,
+        0,
+        1000,
+        "quiet moves pruned below SEE -margin*depth"
+    ),
+    spin!(
+        "SEECaptureMargin",
+        see_capture_margin,
+        i32,
+        0,
+        1000,
+        "captures pruned below SEE -margin*depth^2"
+    ),
+    check!(
+        "HistoryPruning",
+        history_pruning,
+        "skip quiet moves with very bad history at low depth"
+    ),
+    spin!(
+        "HistoryPruningDepth",
+        history_pruning_depth,
+        i32,
+        0,
+        64,
+        "deepest depth history-pruned"
+    ),
+    spin!(
+        "HistoryPruningMargin",
+        history_pruning_margin,
+        i32,
+        0,
+        1_000_000,
+        "pruned below history -margin*depth"
+    ),
+    check!(
+        "ProbCut",
+        probcut,
+        "ProbCut: good captures beating beta+margin 4 plies shallower cut"
+    ),
+    spin!(
+        "ProbCutDepth",
+        probcut_depth,
+        i32,
+        1,
+        64,
+        "shallowest depth tried"
+    ),
+    spin!(
+        "ProbCutMargin",
+        probcut_margin,
+        i32,
+        0,
+        2000,
+        "margin over beta"
+    ),
+    check!(
+        "Singular",
+        singular,
+        "singular extensions, multi-cut and negative extensions"
+    ),
+    spin!(
+        "SingularDepth",
+        singular_depth,
+        i32,
+        1,
+        64,
+        "shallowest depth tested"
+    ),
+    spin!(
+        "SingularMargin",
+        singular_margin,
+        i32,
+        0,
+        1000,
+        "exclusion window: table value - margin*depth/8"
+    ),
+    spin!(
+        "SingularDoubleMargin",
+        singular_double_margin,
+        i32,
+        0,
+        1000,
+        "double extension when short by this much more"
+    ),
+    spin!(
+        "SingularDoubleLimit",
+        singular_double_limit,
+        u8,
+        0,
+        64,
+        "most double extensions per path"
+    ),
+    check!(
+        "LMRRefined",
+        lmr_refined,
+        "LMR follows history, less at PV nodes, more at cut nodes"
+    ),
+    spin!(
+        "LMRHistoryDivisor",
+        lmr_history_divisor,
+        i32,
+        0,
+        1_000_000,
+        "LMR changes by -history/divisor plies, at most 2 (0: off)"
+    ),
+    check!(
+        "CorrectionHistory",
+        correction_history,
+        "pawn-structure correction of the eval used for pruning"
+    ),
+    check!(
+        "IIR",
+        iir,
+        "internal iterative reduction: one ply less without a table move"
+    ),
+    spin!(
+        "IIRMinDepth",
+        iir_min_depth,
+        i32,
+        1,
+        64,
+        "shallowest depth reduced"
     ),
     check!("ExtendCheck", extend_check, "check extension"),
     check!(

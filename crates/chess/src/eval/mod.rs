@@ -25,6 +25,7 @@ pub mod weights;
 use shakmaty::{Chess, Color, Position as _, Role};
 
 pub use pawns::PawnTable;
+pub(crate) use pawns::pawn_key;
 pub use trace::{EvalBreakdown, Features, breakdown, features};
 
 use bits::side;

@@ -52,7 +52,7 @@ impl PawnTable {
 
 /// A mixing hash of the two pawn bitboards (splitmix64 finaliser).
 #[inline(always)]
-fn pawn_key(white: u64, black: u64) -> u64 {
+pub(crate) fn pawn_key(white: u64, black: u64) -> u64 {
     let mut z = white.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
         ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -1,0 +1,92 @@
+//! ProbCut (Buro 1995, in the simplified form of today's engines): at a non-PV node deep
+//! enough, a capture that beats `beta + margin` in a search four plies shallower is taken as
+//! proof that the full-depth search would beat `beta` too. Captures are first tried with a
+//! quiescence search, so most candidates cost little.
+
+use crate::game::Game;
+use crate::ordering::MovePicker;
+use crate::score::{self, Bound};
+use crate::searcher::Searcher;
+use crate::tt::Store;
+
+/// How much shallower the verifying search is.
+const PROBCUT_REDUCTION: i32 = 4;
+
+impl<G: Game> Searcher<G> {
+    /// Tries the node's good captures against the raised beta; `Some(value)` cuts the node.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn probcut(
+        &mut self,
+        game: &mut G,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        eval: i32,
+        pv_node: bool,
+        in_check: bool,
+        tt_move: Option<G::Move>,
+    ) -> Option<i32> {
+        let config = &self.config;
+        if !config.probcut
+            || pv_node
+            || in_check
+            || depth < config.probcut_depth
+            || score::is_mate(beta)
+        {
+            return None;
+        }
+        let raised_beta = beta + config.probcut_margin;
+        // Only captures whose exchange alone could bring the eval up to the raised beta.
+        let needed = raised_beta - eval;
+        let tt_move = tt_move.filter(|&m| game.is_capture(m) || game.is_promotion(m));
+        let mut picker = MovePicker::<G>::tactical(tt_move);
+        let child_cut = !self.expected_cut[ply];
+        while let Some((m, _)) = picker.next(game, &self.config, self.ordering_tables()) {
+            if !game.see_ge(m, needed) {
+                continue;
+            }
+            self.stats.probcut_tries += 1;
+            let packed = G::encode(m);
+            self.move_slots[ply] = game.history_index(m) as u32;
+            game.play(m);
+            let mut value = -self.quiescence(game, -raised_beta, -raised_beta + 1, ply + 1, 0);
+            if value >= raised_beta && !self.stopped {
+                self.expected_cut[ply + 1] = child_cut;
+                value = -self.node(
+                    game,
+                    -raised_beta,
+                    -raised_beta + 1,
+                    depth - 1 - PROBCUT_REDUCTION,
+                    ply + 1,
+                    false,
+                    true,
+                    false,
+                );
+            }
+            game.undo();
+            if self.stopped {
+                return None;
+            }
+            if value >= raised_beta {
+                self.stats.probcut_cutoffs += 1;
+                if self.config.tt {
+                    let flags = self.entry_flags(ply);
+                    self.store(
+                        game,
+                        &Store {
+                            mv: packed,
+                            value: score::to_table(value, ply),
+                            eval: self.raw_evals[ply],
+                            depth: depth - PROBCUT_REDUCTION,
+                            bound: Bound::Lower,
+                            iteration: self.root_depth as u8,
+                            flags,
+                        },
+                    );
+                }
+                return Some(if self.config.fail_soft { value } else { beta });
+            }
+        }
+        None
+    }
+}
