@@ -378,6 +378,8 @@ impl<G: Game> Searcher<G> {
             let new_depth = depth - 1 + extension;
             let follows = self.config.refutation && packed == self.refutation.move_at(0);
             let first = i == pv_index;
+            // Moves after the first are expected to fail low here, so their replies to cut.
+            self.expected_cut[1] = !first;
             let value = if first || self.config.algorithm == Algorithm::AlphaBeta {
                 -self.node(game, -beta, -alpha, new_depth, 1, true, true, follows)
             } else {

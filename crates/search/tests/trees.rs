@@ -225,6 +225,21 @@ fn each_ordering_heuristic_searches_fewer_nodes_than_no_ordering() {
             },
         ),
         (
+            "history gravity",
+            SearchConfig {
+                history: true,
+                history_weight: HistoryWeight::Gravity,
+                ..bare.clone()
+            },
+        ),
+        (
+            "continuation history",
+            SearchConfig {
+                continuation_history: true,
+                ..bare.clone()
+            },
+        ),
+        (
             "refutation (quiet tree)",
             SearchConfig {
                 refutation: true,
@@ -359,6 +374,25 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 ..SearchConfig::default()
             },
         ),
+        (
+            "every selectivity technique",
+            SearchConfig {
+                history_weight: HistoryWeight::Gravity,
+                continuation_history: true,
+                capture_history: true,
+                improving: true,
+                iir: true,
+                see_pruning: true,
+                history_pruning: true,
+                probcut: true,
+                singular: true,
+                singular_depth: 4,
+                probcut_depth: 4,
+                lmr_refined: true,
+                correction_history: true,
+                ..SearchConfig::default()
+            },
+        ),
     ];
     for (name, config) in configs {
         for seed in SEEDS {
@@ -378,6 +412,19 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             }
             if config.lmr {
                 assert!(s.lmr_reductions > 0, "{name}: no reduction");
+            }
+            assert!(s.probcut_cutoffs <= s.probcut_tries, "{name}");
+            assert!(
+                s.singular_extensions
+                    + s.double_extensions
+                    + s.multicut_cutoffs
+                    + s.negative_extensions
+                    <= s.singular_searches,
+                "{name}"
+            );
+            if config.singular {
+                assert!(s.singular_searches > 0, "{name}: no exclusion search");
+                assert!(s.iir_reductions > 0, "{name}: no iir");
             }
         }
     }
