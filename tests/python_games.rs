@@ -48,6 +48,7 @@ fn match_runner_tests_then_twenty_real_games() {
                 "tests/python/test_gauntlet.py",
                 "tests/python/test_param_sprt.py",
                 "tests/python/test_uci_epd.py",
+                "tests/python/test_sprt_join.py",
             ])
             .current_dir(root)
             .status()

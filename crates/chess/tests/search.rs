@@ -97,14 +97,32 @@ fn mates_stay_exact_with_every_selectivity_technique() {
     assert_mates_exact(&selective());
 }
 
-/// Each new technique alone fires on a middlegame search, leaves the node count of
-/// the others alone (it is a real switch) and returns a legal move.
+/// The default with every technique of the search-strength issue off (2^d history).
+fn without_selectivity() -> SearchConfig {
+    SearchConfig {
+        history_weight: horizon_search::config::HistoryWeight::PowerOfTwo,
+        continuation_history: false,
+        capture_history: false,
+        improving: false,
+        iir: false,
+        see_pruning: false,
+        history_pruning: false,
+        probcut: false,
+        singular: false,
+        lmr_refined: false,
+        correction_history: false,
+        ..SearchConfig::default()
+    }
+}
+
+/// Each new technique alone, on top of the default with all of them off, fires on a
+/// middlegame search, changes the search (it is a real switch) and returns a legal move.
 #[test]
 fn each_selectivity_switch_fires() {
     type Counter = fn(&horizon_search::SearchStats) -> u64;
     let gravity = SearchConfig {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
-        ..SearchConfig::default()
+        ..without_selectivity()
     };
     let cases: [(&str, SearchConfig, Counter); 11] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
@@ -112,7 +130,7 @@ fn each_selectivity_switch_fires() {
             "continuation",
             SearchConfig {
                 continuation_history: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.continuation_updates,
         ),
@@ -120,7 +138,7 @@ fn each_selectivity_switch_fires() {
             "capture history",
             SearchConfig {
                 capture_history: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.capture_history_updates,
         ),
@@ -128,7 +146,7 @@ fn each_selectivity_switch_fires() {
             "improving",
             SearchConfig {
                 improving: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.improving_nodes,
         ),
@@ -136,7 +154,7 @@ fn each_selectivity_switch_fires() {
             "iir",
             SearchConfig {
                 iir: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.iir_reductions,
         ),
@@ -144,7 +162,7 @@ fn each_selectivity_switch_fires() {
             "see pruning",
             SearchConfig {
                 see_pruning: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.see_prunes,
         ),
@@ -161,7 +179,7 @@ fn each_selectivity_switch_fires() {
             "probcut",
             SearchConfig {
                 probcut: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.probcut_tries,
         ),
@@ -169,7 +187,7 @@ fn each_selectivity_switch_fires() {
             "singular",
             SearchConfig {
                 singular: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.singular_searches,
         ),
@@ -177,7 +195,7 @@ fn each_selectivity_switch_fires() {
             "lmr refined",
             SearchConfig {
                 lmr_refined: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.lmr_refined_changes,
         ),
@@ -185,7 +203,7 @@ fn each_selectivity_switch_fires() {
             "correction",
             SearchConfig {
                 correction_history: true,
-                ..SearchConfig::default()
+                ..without_selectivity()
             },
             |s| s.corrected_evals,
         ),
@@ -193,7 +211,7 @@ fn each_selectivity_switch_fires() {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9";
     let limits = Limits::depth(10);
     let mut pos = Position::from_fen(fen).expect("valid");
-    let base = search(&mut pos, SearchConfig::default(), &limits);
+    let base = search(&mut pos, without_selectivity(), &limits);
     for (name, config, counter) in cases {
         let result = search(&mut pos, config, &limits);
         let best = result.best_move.expect("a move");

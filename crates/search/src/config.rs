@@ -241,7 +241,7 @@ impl Default for SearchConfig {
             knowledge_see: true,
             killers: true,
             history: true,
-            history_weight: HistoryWeight::PowerOfTwo,
+            history_weight: HistoryWeight::Gravity,
             history_aging: true,
             refutation: true,
             countermove: true,
