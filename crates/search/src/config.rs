@@ -274,7 +274,7 @@ impl Default for SearchConfig {
             late_move_pruning: true,
             late_move_pruning_depth: 3,
             improving: false,
-            see_pruning: false,
+            see_pruning: true,
             see_pruning_depth: 8,
             see_quiet_margin: 60,
             see_capture_margin: 20,
