@@ -123,6 +123,16 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
             extend_pawn_seventh: false,
             presearch: false,
             etc: true,
+            // The selectivity of issue 12 prunes and extends: not exact.
+            see_pruning: false,
+            history_pruning: false,
+            continuation_history: false,
+            improving: false,
+            iir: false,
+            probcut: false,
+            singular: false,
+            lmr_refined: false,
+            correction_history: false,
             ..SearchConfig::default()
         },
     ));
