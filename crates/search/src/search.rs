@@ -269,15 +269,7 @@ impl<G: Game> Searcher<G> {
                     child_follows,
                 )
             } else {
-                let quiet_late = !in_check
-                    && !gives_check
-                    && !tactical
-                    && extension == 0
-                    && !matches!(
-                        class,
-                        Class::Killer | Class::Countermove | Class::Refutation
-                    );
-                let reduction = if quiet_late {
+                let reduction = if quiet && !in_check && extension == 0 {
                     self.lmr_reduction(depth, searched, scores, improving, pv_node, cut_node)
                 } else {
                     0

@@ -205,9 +205,9 @@ mod tests {
         assert_eq!(with_mtg.soft, Duration::from_millis(6_000));
     }
 
-    #[test]
-    fn movetime_and_untimed() {
-        let p = plan(
+    /// `go movetime 1000` with the default 30 ms overhead.
+    fn movetime_1000_plan() -> TimePlan {
+        plan(
             &GoParams {
                 movetime: Some(1000),
                 ..GoParams::default()
@@ -216,7 +216,12 @@ mod tests {
             24,
             Duration::from_millis(30),
         )
-        .expect("timed");
+        .expect("timed")
+    }
+
+    #[test]
+    fn movetime_and_untimed() {
+        let p = movetime_1000_plan();
         assert_eq!(p.hard, Duration::from_millis(970));
         assert!(p.fixed);
         assert!(
@@ -269,16 +274,7 @@ mod tests {
     /// legal move and a settled mate do.
     #[test]
     fn movetime_is_not_scaled() {
-        let p = plan(
-            &GoParams {
-                movetime: Some(1000),
-                ..GoParams::default()
-            },
-            true,
-            24,
-            Duration::from_millis(30),
-        )
-        .expect("timed");
+        let p = movetime_1000_plan();
         let mut fixed = TimeManager::new(p, 20);
         for depth in 1..30 {
             let late = Duration::from_millis(900);
