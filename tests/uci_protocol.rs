@@ -11,6 +11,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
+mod common;
+
 /// Engine tests run one at a time: the latency assertions should not measure the other
 /// tests' searches competing for the two cores.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -188,6 +190,11 @@ fn handshake_lists_every_option() {
         "Killers",
         "History",
         "ETC",
+        "SyzygyPath",
+        "SyzygyProbeDepth",
+        "SyzygyProbeLimit",
+        "Syzygy50MoveRule",
+        "Syzygy",
     ] {
         assert!(
             options
@@ -774,4 +781,135 @@ fn fastchess_compliance() {
         "fastchess --compliance failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// Syzygy through UCI: the option report, `tbhits`, and the root filter at several depths and
+/// times: a drawn position never gets its one losing move, a won one its one winning move.
+#[test]
+fn syzygy_tables_keep_draws_and_wins() {
+    let Some(dir) = common::shared_syzygy_dir() else {
+        return;
+    };
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    let (report, _) = e.expect("info string Syzygy:", 5 * SECOND);
+    assert!(
+        report.contains("70 tables (35 WDL, 35 DTZ), up to 4 pieces"),
+        "{report}"
+    );
+    // (FEN, the moves allowed): the drawing moves of a draw with one losing move (b3b7 and
+    // c2c4 lose), the only winning move of a win.
+    let drawn_except = [
+        ("8/5r2/8/5k2/8/1R6/8/5K2 w - - 0 1", "b3b7"),
+        ("4k3/K7/8/3p4/8/8/2P5/8 w - - 0 1", "c2c4"),
+    ];
+    let won_only = [
+        ("8/1k6/8/8/1K1P4/8/8/8 w - - 0 1", "b4b5"),
+        ("8/6R1/3K4/8/2p5/1k6/8/8 w - - 0 1", "g7b7"),
+    ];
+    for go in ["go depth 1", "go depth 6", "go depth 12", "go movetime 150"] {
+        for (fen, losing) in drawn_except {
+            e.send(&format!("position fen {fen}"));
+            let (mv, _) = e.timed_bestmove(go, 10 * SECOND);
+            assert_legal(
+                &position_after(Some(fen), &[], CastlingMode::Standard),
+                &mv,
+                CastlingMode::Standard,
+            );
+            assert_ne!(mv, losing, "{fen} {go}");
+        }
+        for (fen, winning) in won_only {
+            e.send(&format!("position fen {fen}"));
+            let (mv, _) = e.timed_bestmove(go, 10 * SECOND);
+            assert_eq!(mv, winning, "{fen} {go}");
+        }
+    }
+    // A position reached by captures deep in the search is probed: tbhits count it.
+    e.send("position fen 8/8/8/3k4/8/2n5/1P5R/K7 w - - 0 1");
+    e.timed_bestmove("go depth 8", 10 * SECOND);
+    let last_info = e
+        .seen_with("info depth")
+        .last()
+        .cloned()
+        .unwrap_or_default();
+    let hits: u64 = last_info
+        .split_whitespace()
+        .skip_while(|w| *w != "tbhits")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("info lines carry tbhits");
+    assert!(hits > 0, "{last_info}");
+    // Switched off, the same search probes nothing.
+    e.send("setoption name Syzygy value false");
+    e.timed_bestmove("go depth 8", 10 * SECOND);
+    let last_info = e
+        .seen_with("info depth")
+        .last()
+        .cloned()
+        .unwrap_or_default();
+    assert!(last_info.contains(" tbhits 0 "), "{last_info}");
+}
+
+/// A `SyzygyPath` that does not exist, an empty folder, a truncated table and a renamed one:
+/// an `info string` each, no crash, and the search goes on with what is usable.
+#[test]
+fn bad_syzygy_paths_and_tables_are_reported_not_fatal() {
+    let Some(shared) = common::shared_syzygy_dir() else {
+        return;
+    };
+    let dir = common::scratch_dir("uci-bad-tables");
+    let empty = dir.join("empty");
+    let broken = dir.join("broken");
+    std::fs::create_dir_all(&empty).expect("scratch");
+    std::fs::create_dir_all(&broken).expect("scratch");
+    for name in ["KQvK.rtbw", "KQvK.rtbz"] {
+        std::fs::copy(shared.join(name), broken.join(name)).expect("copy table");
+    }
+    let bytes = std::fs::read(shared.join("KRvK.rtbw")).expect("read table");
+    std::fs::write(broken.join("KRvK.rtbw"), &bytes[..bytes.len() / 2]).expect("truncate");
+    std::fs::copy(shared.join("KQvK.rtbw"), broken.join("KPvK.rtbw")).expect("rename");
+
+    let mut e = Engine::start();
+    e.send("setoption name SyzygyPath value /nonexistent/horizon/tables");
+    let (line, _) = e.expect("info string Syzygy: no usable tables", 5 * SECOND);
+    assert!(line.contains("/nonexistent"), "{line}");
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        empty.display()
+    ));
+    e.expect("info string Syzygy: no usable tables", 5 * SECOND);
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        broken.display()
+    ));
+    let (line, _) = e.expect("info string Syzygy: 2 tables", 5 * SECOND);
+    assert!(line.contains("up to 3 pieces"), "{line}");
+    let problems = e.seen_with("info string Syzygy: ");
+    assert!(
+        problems.iter().any(|l| l.contains("KRvK.rtbw")),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|l| l.contains("KPvK.rtbw")),
+        "{problems:?}"
+    );
+    for fen in [
+        "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+        "8/8/8/8/8/3k4/8/KR6 w - - 0 1",
+        "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",
+        "8/8/8/3k4/8/2n5/1P5R/K7 w - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let (mv, _) = e.timed_bestmove("go depth 6", 10 * SECOND);
+        assert_legal(
+            &position_after(Some(fen), &[], CastlingMode::Standard),
+            &mv,
+            CastlingMode::Standard,
+        );
+    }
+    e.ready();
+    let _ = std::fs::remove_dir_all(&dir);
 }

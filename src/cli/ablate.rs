@@ -4,12 +4,13 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use horizon_chess::Move;
 use horizon_chess::epd::{EpdRecord, SkipReason, parse_suite, parse_suite_bytes};
+use horizon_chess::{Move, Tablebases};
 use horizon_search::driver::MAX_DEPTH;
 use horizon_search::{Control, Iteration, Limits, Observer, SearchConfig};
 use horizon_uci::options::{self, Kind};
@@ -86,6 +87,9 @@ pub struct AblateArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Syzygy tables to probe (directories separated by `:`), e.g. to ablate `Syzygy`.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<String>,
 }
 
 /// One enhancement: a short code and the on/off options it switches.
@@ -222,10 +226,11 @@ pub fn run(args: &AblateArgs) -> Result<()> {
     anyhow::ensure!((1..=256).contains(&args.jobs), "jobs must be 1 to 256");
     anyhow::ensure!(args.hash >= 1, "hash must be at least 1 MiB");
     let (suite_name, records) = load_suite(&args.files, args.only.as_deref())?;
+    let tablebases = super::epd::open_tablebases(args.syzygy.as_deref())?;
     if args.presearch {
-        presearch_study(args, &suite_name, &records)
+        presearch_study(args, &suite_name, &records, tablebases)
     } else {
-        combinations_study(args, &suite_name, &records)
+        combinations_study(args, &suite_name, &records, tablebases)
     }
 }
 
@@ -291,7 +296,12 @@ fn combination_config(
     Ok(config)
 }
 
-fn combinations_study(args: &AblateArgs, suite_name: &str, records: &[EpdRecord]) -> Result<()> {
+fn combinations_study(
+    args: &AblateArgs,
+    suite_name: &str,
+    records: &[EpdRecord],
+    tablebases: Option<Arc<Tablebases>>,
+) -> Result<()> {
     let enhancements = args
         .enhancements
         .iter()
@@ -330,7 +340,7 @@ fn combinations_study(args: &AblateArgs, suite_name: &str, records: &[EpdRecord]
     run_ordered(
         units,
         args.jobs,
-        || Engine::new(base.clone(), args.hash, 1),
+        || Engine::new(base.clone(), args.hash, 1).with_tablebases(tablebases.clone()),
         |engine, i| {
             engine.set_config(configs[i / per_combination].clone());
             let mut clock = DepthClock::default();
@@ -696,7 +706,12 @@ struct Pair<'a> {
     on: Outcome,
 }
 
-fn presearch_study(args: &AblateArgs, suite_name: &str, records: &[EpdRecord]) -> Result<()> {
+fn presearch_study(
+    args: &AblateArgs,
+    suite_name: &str,
+    records: &[EpdRecord],
+    tablebases: Option<Arc<Tablebases>>,
+) -> Result<()> {
     let base_kind = args.base.unwrap_or(Base::Default);
     let base = config_from(base_kind == Base::Bare, &args.set)?;
     let off = SearchConfig {
@@ -717,7 +732,7 @@ fn presearch_study(args: &AblateArgs, suite_name: &str, records: &[EpdRecord]) -
     run_ordered(
         records.len(),
         args.jobs,
-        || Engine::new(off.clone(), args.hash, 1),
+        || Engine::new(off.clone(), args.hash, 1).with_tablebases(tablebases.clone()),
         |engine, i| {
             engine.set_config(off.clone());
             let a = solve(engine, &records[i], &limits);

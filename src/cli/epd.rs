@@ -2,10 +2,12 @@
 //! position, and report when each solution was found.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use horizon_chess::Tablebases;
 use horizon_chess::epd::{EpdRecord, EpdSuite, SkipReason, parse_suite, parse_suite_bytes};
 use horizon_search::Limits;
 use horizon_search::driver::MAX_DEPTH;
@@ -65,6 +67,23 @@ pub struct EpdArgs {
     /// Print only the summary (and unsolved positions); no progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Syzygy tables to probe (directories separated by `:`, `;` on Windows).
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<String>,
+}
+
+/// Opens `--syzygy` tables and says what was found; an error when none is usable.
+pub fn open_tablebases(paths: Option<&str>) -> Result<Option<Arc<Tablebases>>> {
+    let Some(paths) = paths else {
+        return Ok(None);
+    };
+    let (tables, report) = Tablebases::open(paths);
+    for problem in &report.problems {
+        eprintln!("syzygy: {problem}");
+    }
+    let tables = tables.with_context(|| format!("no usable Syzygy tables in {paths}"))?;
+    println!("syzygy: {report} in {paths}");
+    Ok(Some(Arc::new(tables)))
 }
 
 /// A suite to run: its name, where it came from, and what was read.
@@ -189,6 +208,7 @@ pub fn run(args: &EpdArgs) -> Result<()> {
     let config = config_from(args.bare, &args.set)?;
     let limits = limits_from(args.movetime, args.nodes, args.depth, args.min_nodes)?;
     let suites = load(&args.files)?;
+    let tablebases = open_tablebases(args.syzygy.as_deref())?;
 
     let mut work: Vec<(usize, &EpdRecord)> = Vec::new();
     for (s, loaded) in suites.iter().enumerate() {
@@ -244,7 +264,7 @@ pub fn run(args: &EpdArgs) -> Result<()> {
     run_ordered(
         work.len(),
         args.jobs,
-        || Engine::new(config.clone(), args.hash, args.threads),
+        || Engine::new(config.clone(), args.hash, args.threads).with_tablebases(tablebases.clone()),
         |engine, i| solve(engine, work[i].1, &limits),
         |i, outcome| {
             let (suite, record) = work[i];
@@ -332,6 +352,8 @@ struct Summary {
     mean_depth: Option<f64>,
     nodes: u64,
     time: Duration,
+    tb_hits: u64,
+    tb_roots: usize,
 }
 
 impl Summary {
@@ -350,6 +372,8 @@ impl Summary {
                 .then(|| found.iter().map(|f| f64::from(f.depth)).sum::<f64>() / f64::from(n)),
             nodes: rows.iter().map(|r| r.outcome.nodes).sum(),
             time: rows.iter().map(|r| r.outcome.elapsed).sum(),
+            tb_hits: rows.iter().map(|r| r.outcome.tb_hits).sum(),
+            tb_roots: rows.iter().filter(|r| r.outcome.tb_root).count(),
         }
     }
 
@@ -367,9 +391,18 @@ impl Summary {
         let depth = self
             .mean_depth
             .map_or_else(|| "-".to_owned(), |d| format!("{d:.1}"));
+        let tables = if self.tb_hits + self.tb_roots as u64 > 0 {
+            format!(
+                ", tablebase hits {} (roots in the tables {})",
+                thousands(self.tb_hits),
+                self.tb_roots
+            )
+        } else {
+            String::new()
+        };
         format!(
             "solved {}/{} ({pct:.1}%){unjudged}, mean time to solution {mean} (depth {depth}), \
-             total nodes {}, search time {}",
+             total nodes {}, search time {}{tables}",
             self.solved,
             self.judged,
             thousands(self.nodes),
@@ -392,6 +425,8 @@ impl Summary {
             ),
             ("total_nodes", Json::UInt(self.nodes)),
             ("search_time_ms", Json::Float(millis(self.time))),
+            ("tablebase_hits", Json::UInt(self.tb_hits)),
+            ("tablebase_roots", Json::UInt(self.tb_roots as u64)),
         ]
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use horizon_chess::epd::EpdRecord;
-use horizon_chess::{Move, Position};
+use horizon_chess::{Move, Position, Tablebases};
 use horizon_search::score::mate_moves;
 use horizon_search::threads::search_smp;
 use horizon_search::{
@@ -19,6 +19,9 @@ pub struct Engine {
     helpers: Vec<Searcher<Position>>,
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
+    tablebases: Option<Arc<Tablebases>>,
+    /// Whether the last search's root was in the tables.
+    root_in_tables: bool,
 }
 
 impl Engine {
@@ -34,7 +37,15 @@ impl Engine {
             helpers,
             tt,
             control,
+            tablebases: None,
+            root_in_tables: false,
         }
+    }
+
+    /// Endgame tables to probe (when the configuration's `Syzygy` switch is on).
+    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> Engine {
+        self.tablebases = tablebases;
+        self
     }
 
     /// Replaces the configuration (helpers take the main thread's at each search).
@@ -44,7 +55,8 @@ impl Engine {
 
     /// Searches `position` as if it were the first: empty table, empty ordering tables, so
     /// each result is independent of the positions before it (and deterministic on one
-    /// thread).
+    /// thread). With tables (and the `Syzygy` switch on) the search probes them and a root
+    /// in the tables searches only the moves that keep its outcome.
     pub fn search_fresh<O: Observer<Move>>(
         &mut self,
         position: &Position,
@@ -55,6 +67,24 @@ impl Engine {
         self.main.clear();
         self.helpers.iter_mut().for_each(Searcher::clear);
         self.control.reset();
+        self.root_in_tables = false;
+        if self.main.config.syzygy
+            && let Some(tables) = &self.tablebases
+        {
+            let mut position = position.clone();
+            let mut limits = limits.clone();
+            position.set_tablebases(Some(tables.clone()));
+            self.root_in_tables = tables
+                .restrict_root(&position, &mut limits.search_moves)
+                .is_some();
+            return search_smp(
+                &mut self.main,
+                &mut self.helpers,
+                &position,
+                &limits,
+                observer,
+            );
+        }
         search_smp(
             &mut self.main,
             &mut self.helpers,
@@ -90,6 +120,10 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// Set only when solved.
     pub found: Option<Found>,
+    /// Positions the search found in the endgame tables.
+    pub tb_hits: u64,
+    /// Whether the root was in the tables (its moves filtered by them).
+    pub tb_root: bool,
 }
 
 impl Outcome {
@@ -171,5 +205,7 @@ pub fn solve(engine: &mut Engine, record: &EpdRecord, limits: &Limits) -> Outcom
         nodes,
         elapsed: result.elapsed,
         found,
+        tb_hits: result.stats.tb_hits,
+        tb_root: engine.root_in_tables,
     }
 }

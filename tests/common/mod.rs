@@ -20,6 +20,23 @@ pub fn shared_epd_dir() -> Option<PathBuf> {
     None
 }
 
+/// `../shared/syzygy` beside the repository (every 3- and 4-piece table), under the same
+/// rule as [`shared_epd_dir`]: required in CI, skipped with a message elsewhere.
+pub fn shared_syzygy_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("CI is set but {} is missing", dir.display());
+    }
+    eprintln!(
+        "skipping: {} not found (it sits beside the repository in CI)",
+        dir.display()
+    );
+    None
+}
+
 /// One line of perft.epd: a FEN and the expected counts by depth (`;D1 20 ;D2 400 ...`).
 pub struct PerftCase {
     pub fen: String,

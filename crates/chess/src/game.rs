@@ -1,6 +1,6 @@
 //! Chess as a [`horizon_search::Game`]: the search core's view of a [`Position`].
 
-use horizon_search::{Draw, Game, NoMoves};
+use horizon_search::{Draw, Game, NoMoves, TableOutcome};
 use shakmaty::{Color, Move, MoveList, Position as _, Rank, Role};
 
 use crate::encoding::PackedMove;
@@ -208,5 +208,16 @@ impl Game for Position {
     fn last_move_index(&self) -> Option<usize> {
         self.last_move()
             .map(|last| piece_to_index(!self.turn(), last.role(), last.to()))
+    }
+
+    /// Syzygy WDL right after a capture or pawn move (the clock is 0, so the table's
+    /// fifty-move verdict is exact), when tables are loaded and cover the position.
+    #[inline]
+    fn table_outcome(&self) -> Option<TableOutcome> {
+        let tablebases = self.tablebases()?;
+        if self.halfmoves() != 0 {
+            return None;
+        }
+        tablebases.probe_after_zeroing(self.chess())
     }
 }

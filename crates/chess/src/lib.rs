@@ -10,8 +10,10 @@ mod key;
 pub mod perft;
 pub mod position;
 pub mod see;
+pub mod tablebase;
 
 pub use encoding::PackedMove;
 pub use error::{MoveParseError, PositionParseError};
 pub use position::{Position, START_FEN};
 pub use shakmaty::{self, CastlingMode, Color, Move, MoveList, Role, Square};
+pub use tablebase::{RootFilter, TableReport, Tablebases};

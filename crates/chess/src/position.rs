@@ -13,9 +13,12 @@ use shakmaty::{
     PositionError, Role, Setup,
 };
 
+use std::sync::Arc;
+
 use crate::error::{MoveParseError, PositionParseError};
 use crate::eval::{self, PawnTable};
 use crate::key;
+use crate::tablebase::Tablebases;
 
 /// FEN of the standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -71,6 +74,8 @@ pub struct Position {
     track_key128: bool,
     /// Pawn-structure cache of the evaluation (per position, so per search thread).
     pawn_table: PawnTable,
+    /// Endgame tables the search probes (shared by every thread's copy).
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Position {
@@ -95,6 +100,7 @@ impl Position {
             castling_mode,
             track_key128: false,
             pawn_table: PawnTable::default(),
+            tablebases: None,
         }
     }
 
@@ -233,6 +239,16 @@ impl Position {
     #[inline]
     pub fn last_move(&self) -> Option<Move> {
         self.top().last_move
+    }
+
+    /// Gives the search endgame tables to probe (`None`: none).
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebases = tablebases;
+    }
+
+    /// The endgame tables the search probes.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_deref()
     }
 
     /// Half-moves since the last capture or pawn move.

@@ -20,7 +20,7 @@ impl Window {
     /// mate (windows around mate scores only cause re-searches).
     pub fn new(enabled: bool, previous: Option<i32>, t1: i32, t2: i32) -> Window {
         match previous {
-            Some(center) if enabled && !score::is_mate(center) => Window {
+            Some(center) if enabled && !score::is_decisive(center) => Window {
                 alpha: (center - t1).max(-INFINITY),
                 beta: (center + t1).min(INFINITY),
                 center,

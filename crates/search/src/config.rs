@@ -180,6 +180,11 @@ pub struct SearchConfig {
     /// table move.
     pub iir: bool,
     pub iir_min_depth: i32,
+    /// Endgame tables: probe the game's tables (`Game::table_outcome`) at nodes at least
+    /// `syzygy_probe_depth` plies from the horizon; a proven result ends the node. Has no
+    /// effect while the game has no tables loaded.
+    pub syzygy: bool,
+    pub syzygy_probe_depth: i32,
 
     // Extensions.
     pub extend_check: bool,
@@ -294,6 +299,8 @@ impl Default for SearchConfig {
             correction_history: false,
             iir: false,
             iir_min_depth: 4,
+            syzygy: true,
+            syzygy_probe_depth: 1,
             extend_check: true,
             extend_single_reply: true,
             extend_recapture: false,
@@ -359,6 +366,7 @@ impl SearchConfig {
             lmr_refined: false,
             correction_history: false,
             iir: false,
+            syzygy: false,
             extend_check: false,
             extend_single_reply: false,
             extend_recapture: false,

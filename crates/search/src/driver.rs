@@ -178,6 +178,7 @@ impl<G: Game> Searcher<G> {
                         multipv: i + 1,
                         line,
                         nodes: self.stats.total_nodes(),
+                        tb_hits: self.stats.tb_hits,
                         elapsed: self.start.elapsed(),
                         hashfull,
                         best_move_changed,

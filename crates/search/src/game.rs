@@ -36,6 +36,15 @@ pub enum NoMoves {
     Value(i32),
 }
 
+/// What an endgame table (chess: Syzygy) proves about a position, for the side to move,
+/// under the game's move rule as the game's settings apply it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TableOutcome {
+    Win,
+    Draw,
+    Loss,
+}
+
 /// A game the search can play through.
 pub trait Game: Clone + Send + 'static {
     /// A move. Cheap to copy.
@@ -134,6 +143,12 @@ pub trait Game: Clone + Send + 'static {
     /// (chess: moving piece, target square and captured piece type).
     fn capture_history_index(&self, m: Self::Move) -> usize {
         self.history_index(m)
+    }
+    /// The proven outcome from an endgame table, when the position is in one and was just
+    /// reached by an irreversible move (chess: a capture or pawn move, so the table's
+    /// move-rule verdict is exact). Games without tables answer `None`.
+    fn table_outcome(&self) -> Option<TableOutcome> {
+        None
     }
     /// The history-table slot of the opponent's last move (for the countermove table).
     fn last_move_index(&self) -> Option<usize>;

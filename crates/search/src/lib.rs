@@ -37,11 +37,12 @@ mod search;
 pub mod searcher;
 mod singular;
 pub mod stats;
+mod tablebase;
 pub mod threads;
 pub mod tt;
 
 pub use config::SearchConfig;
-pub use game::{Draw, Game, NoMoves};
+pub use game::{Draw, Game, NoMoves, TableOutcome};
 pub use limits::{Limits, SearchControl};
 pub use score::Bound;
 pub use searcher::{Control, Iteration, Line, Observer, SearchResult, Searcher, Silent};

@@ -31,7 +31,7 @@ impl<G: Game> Searcher<G> {
             || pv_node
             || in_check
             || depth < config.probcut_depth
-            || score::is_mate(beta)
+            || score::is_decisive(beta)
         {
             return None;
         }

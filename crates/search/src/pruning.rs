@@ -104,7 +104,7 @@ impl<G: Game> Searcher<G> {
             || in_check
             || depth < config.null_min_depth
             || eval < beta
-            || score::is_mate(beta)
+            || score::is_decisive(beta)
             || !game.null_move_allowed()
             || !game.zugzwang_unlikely()
         {
@@ -136,7 +136,11 @@ impl<G: Game> Searcher<G> {
         }
         let path_dependent = self.path_dependent;
         // A null-move "mate" is not a proven mate.
-        let value = if score::is_mate(value) { beta } else { value };
+        let value = if score::is_decisive(value) {
+            beta
+        } else {
+            value
+        };
         if self.config.null_verification {
             let verified = self.node(
                 game,
@@ -195,7 +199,7 @@ impl<G: Game> Searcher<G> {
             || pv_node
             || in_check
             || depth > config.reverse_futility_depth
-            || score::is_mate(beta)
+            || score::is_decisive(beta)
             || eval - config.reverse_futility_margin * margin_plies < beta
         {
             return None;
@@ -222,7 +226,7 @@ impl<G: Game> Searcher<G> {
         improving: bool,
     ) -> bool {
         let config = &self.config;
-        if searched == 0 || score::is_mate(alpha) {
+        if searched == 0 || score::is_decisive(alpha) {
             return false;
         }
         if config.continuation_history

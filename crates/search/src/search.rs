@@ -94,6 +94,13 @@ impl<G: Game> Searcher<G> {
                 Err(cutoff) => return cutoff,
             }
         };
+        if excluded == 0
+            && self.config.syzygy
+            && depth >= self.config.syzygy_probe_depth
+            && let Some(value) = self.table_cutoff(game, alpha, beta, depth, ply)
+        {
+            return value;
+        }
 
         // The static eval as the evaluation gives it (stored in the table), and as pruning
         // uses it (with the correction history's correction).
@@ -220,7 +227,7 @@ impl<G: Game> Searcher<G> {
             };
             if searched > 0
                 && !in_check
-                && best > -score::MATE_BOUND
+                && best > -score::TB_WIN_BOUND
                 && self.see_prunes(game, m, tactical, depth)
             {
                 continue;
@@ -366,7 +373,7 @@ impl<G: Game> Searcher<G> {
         };
         if self.config.correction_history
             && !in_check
-            && !score::is_mate(best)
+            && !score::is_decisive(best)
             && game
                 .decode(best_move)
                 .is_none_or(|m| !(game.is_capture(m) || game.is_promotion(m)))

@@ -38,6 +38,8 @@ pub struct Iteration<'a, M> {
     pub multipv: usize,
     pub line: &'a Line<M>,
     pub nodes: u64,
+    /// Positions found in the endgame tables.
+    pub tb_hits: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
     /// Whether the best move differs from the previous iteration's.

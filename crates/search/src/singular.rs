@@ -45,7 +45,7 @@ impl<G: Game> Searcher<G> {
             return None;
         }
         let tt_value = score::from_table(hit.value, ply);
-        if score::is_mate(tt_value) {
+        if score::is_decisive(tt_value) {
             return None;
         }
         let singular_beta = tt_value - config.singular_margin * depth / 8;

@@ -79,6 +79,9 @@ pub struct SearchStats {
     /// Correction history: updates, and nodes whose eval it changed.
     pub correction_updates: u64,
     pub corrected_evals: u64,
+    /// Endgame tables: positions found in them, and nodes their verdict ended.
+    pub tb_hits: u64,
+    pub tb_cutoffs: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -139,6 +142,8 @@ impl Default for SearchStats {
             lmr_refined_changes: 0,
             correction_updates: 0,
             corrected_evals: 0,
+            tb_hits: 0,
+            tb_cutoffs: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -226,6 +231,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.lmr_refined_changes += o.lmr_refined_changes;
         self.correction_updates += o.correction_updates;
         self.corrected_evals += o.corrected_evals;
+        self.tb_hits += o.tb_hits;
+        self.tb_cutoffs += o.tb_cutoffs;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -321,10 +328,15 @@ impl fmt::Display for SearchStats {
             self.multicut_cutoffs,
             self.negative_extensions
         )?;
-        write!(
+        writeln!(
             f,
             "extensions: check {} single-reply {} recapture {} pawn-7th {}",
             self.ext_check, self.ext_single_reply, self.ext_recapture, self.ext_pawn_seventh
+        )?;
+        write!(
+            f,
+            "tablebases: hits {} cutoffs {}",
+            self.tb_hits, self.tb_cutoffs
         )
     }
 }

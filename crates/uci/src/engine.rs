@@ -8,7 +8,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
-use horizon_chess::{CastlingMode, PackedMove, Position};
+use horizon_chess::tablebase::MAX_TABLE_PIECES;
+use horizon_chess::{CastlingMode, PackedMove, Position, Tablebases};
 use horizon_search::driver::MAX_DEPTH;
 use horizon_search::{Limits, SearchConfig, SearchControl, Searcher, TranspositionTable};
 use shakmaty::Position as _;
@@ -58,6 +59,17 @@ pub struct Engine {
     control: Arc<SearchControl>,
     searchers: Option<Searchers>,
     running: Option<Running>,
+    syzygy: Syzygy,
+}
+
+/// The Syzygy options and the tables they opened.
+struct Syzygy {
+    path: String,
+    tables: Option<Arc<Tablebases>>,
+    probe_limit: usize,
+    rule50: bool,
+    /// Failed probes already reported.
+    failures_reported: u64,
 }
 
 impl Engine {
@@ -80,6 +92,13 @@ impl Engine {
             control,
             searchers: Some(searchers),
             running: None,
+            syzygy: Syzygy {
+                path: String::new(),
+                tables: None,
+                probe_limit: MAX_TABLE_PIECES,
+                rule50: true,
+                failures_reported: 0,
+            },
         }
     }
 
@@ -136,6 +155,11 @@ impl Engine {
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"
         ));
         o.line("option name UCI_Chess960 type check default false");
+        o.line("option name SyzygyPath type string default <empty>");
+        o.line(&format!(
+            "option name SyzygyProbeLimit type spin default {MAX_TABLE_PIECES} min 0 max {MAX_TABLE_PIECES}"
+        ));
+        o.line("option name Syzygy50MoveRule type check default true");
         let defaults = SearchConfig::default();
         for option in options::SEARCH_OPTIONS {
             o.line(&option.uci_line(&defaults));
@@ -277,6 +301,25 @@ impl Engine {
                 }
                 None => bad("true or false"),
             },
+            "syzygypath" => self.open_tables(value_text.trim()),
+            "syzygyprobelimit" => match spin(0, MAX_TABLE_PIECES as i64) {
+                Some(pieces) => {
+                    self.syzygy.probe_limit = pieces as usize;
+                    if let Some(tables) = &self.syzygy.tables {
+                        tables.set_probe_limit(pieces as usize);
+                    }
+                }
+                None => bad(&format!("an integer from 0 to {MAX_TABLE_PIECES}")),
+            },
+            "syzygy50moverule" => match parse_bool(value_text) {
+                Some(on) => {
+                    self.syzygy.rule50 = on;
+                    if let Some(tables) = &self.syzygy.tables {
+                        tables.set_rule50(on);
+                    }
+                }
+                None => bad("true or false"),
+            },
             _ => match options::find(name) {
                 Some(option) => {
                     let mut config = self.config.clone();
@@ -293,6 +336,33 @@ impl Engine {
         if self.debug {
             self.out
                 .info_string(&format!("option {name} = {value_text}"));
+        }
+    }
+
+    /// `SyzygyPath`: opens the tables of its directories and says what it found;
+    /// empty or `<empty>` closes them.
+    fn open_tables(&mut self, path: &str) {
+        self.syzygy.path = path.to_owned();
+        self.syzygy.tables = None;
+        self.syzygy.failures_reported = 0;
+        if path.is_empty() || path == "<empty>" {
+            return;
+        }
+        let (tables, report) = Tablebases::open(path);
+        for problem in &report.problems {
+            self.out
+                .info_string(&format!("Syzygy: {}", truncate(problem)));
+        }
+        match tables {
+            Some(tables) => {
+                tables.set_probe_limit(self.syzygy.probe_limit);
+                tables.set_rule50(self.syzygy.rule50);
+                self.out.info_string(&format!("Syzygy: {report} in {path}"));
+                self.syzygy.tables = Some(Arc::new(tables));
+            }
+            None => self.out.info_string(&format!(
+                "Syzygy: no usable tables in {path}; searching without tables"
+            )),
         }
     }
 
@@ -401,6 +471,21 @@ impl Engine {
                     .info_string(&format!("error: searchmoves: {e}; ignored")),
             }
         }
+        let mut position = self.position.clone();
+        if self.config.syzygy
+            && let Some(tables) = &self.syzygy.tables
+        {
+            let failures = tables.failures();
+            if failures > self.syzygy.failures_reported {
+                self.out.info_string(&format!(
+                    "Syzygy: {} probes failed on unreadable tables; their positions are searched",
+                    failures - self.syzygy.failures_reported
+                ));
+                self.syzygy.failures_reported = failures;
+            }
+            tables.restrict_root(&position, &mut limits.search_moves);
+            position.set_tablebases(Some(tables.clone()));
+        }
         let pondering = go.ponder && !go.infinite;
         self.control.reset();
         if let Some(plan) = plan
@@ -416,7 +501,7 @@ impl Engine {
         let finished = Arc::new(AtomicBool::new(false));
         let job = Job {
             finished: finished.clone(),
-            position: self.position.clone(),
+            position,
             limits,
             plan,
             infinite: go.infinite,

@@ -555,6 +555,19 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         64,
         "shallowest depth reduced"
     ),
+    check!(
+        "Syzygy",
+        syzygy,
+        "probe the Syzygy tables of SyzygyPath in the search and at the root"
+    ),
+    spin!(
+        "SyzygyProbeDepth",
+        syzygy_probe_depth,
+        i32,
+        1,
+        100,
+        "shallowest remaining depth probed"
+    ),
     check!("ExtendCheck", extend_check, "check extension"),
     check!(
         "ExtendSingleReply",

@@ -55,7 +55,7 @@ pub fn info_line<M>(report: &Iteration<'_, M>, pv: &[String]) -> String {
     let ms = report.elapsed.as_millis().max(1);
     let nps = u128::from(report.nodes) * 1000 / ms;
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         report.depth,
         report.seldepth.max(report.depth as usize),
         report.multipv,
@@ -63,6 +63,7 @@ pub fn info_line<M>(report: &Iteration<'_, M>, pv: &[String]) -> String {
         report.nodes,
         nps,
         report.hashfull,
+        report.tb_hits,
         report.elapsed.as_millis(),
         pv.join(" ")
     )

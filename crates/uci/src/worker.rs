@@ -150,6 +150,7 @@ impl UciObserver {
             multipv: 1,
             line,
             nodes: result.stats.total_nodes(),
+            tb_hits: result.stats.tb_hits,
             elapsed: self.start.elapsed(),
             hashfull,
             best_move_changed: false,
