@@ -1,5 +1,6 @@
 //! Horizon's chess layer on top of [`shakmaty`]: the position with incremental Zobrist keys
-//! and a ply stack, repetition and draw rules, move encoding, SEE, notation and perft.
+//! and a ply stack, repetition and draw rules, move encoding, SEE, notation, perft, and
+//! Syzygy tablebases (`tablebase.rs`).
 
 pub mod encoding;
 pub mod epd;

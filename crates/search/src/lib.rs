@@ -10,7 +10,8 @@
 //! - `pruning.rs`: null move, late move reductions, futility, late move, SEE and history
 //!   pruning; `probcut.rs`; `singular.rs` (singular extensions, multi-cut);
 //!   `correction.rs` (correction history); `extensions.rs`; `quiescence.rs`
-//! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs
+//! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs;
+//!   `tablebase.rs`: endgame-table results as bounds (`Game::table_outcome`)
 //! - `threads.rs`: Lazy SMP; `limits.rs`: limits and stopping; `config.rs`, `stats.rs`
 //! - `random_tree.rs`: artificial game trees and reference negamax for tests
 
