@@ -3,9 +3,9 @@
 //! the moves that preserve the table's best outcome under the fifty-move rule.
 //!
 //! Tables are opened once and shared by every search thread (`Arc<Tablebases>`); files are
-//! read on demand with positioned reads (the reader's default), so opening is instant.
+//! read on demand with positioned reads (the reader's default). Opening checks each file
+//! with a few probes (milliseconds for the 3-4-piece set).
 
-use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -95,27 +95,22 @@ impl Tablebases {
                     .push(format!("cannot read directory {}: {e}", dir.display())),
             }
         }
-        // Files the reader refuses by name or size, then tables that fail a probe.
-        let mut scratch = Tablebase::<Chess>::new();
-        candidates.retain(|file| match scratch.add_file(file) {
-            Ok(()) => true,
-            Err(e) => {
-                report.problems.push(format!("{}: {e}", file.display()));
-                false
-            }
-        });
-        let broken = broken_tables(&scratch, &candidates);
+        // Files the reader refuses by name or size, then tables that fail a probe; each is
+        // checked on its own, so no more than two files are open at a time.
         let mut tables = Tablebase::<Chess>::new();
         for file in &candidates {
-            let key = table_key(file);
-            if broken.contains(&key) {
+            if let Err(e) = Tablebase::<Chess>::new().add_file(file) {
+                report.problems.push(format!("{}: {e}", file.display()));
+                continue;
+            }
+            if !table_is_readable(file) {
                 report
                     .problems
                     .push(format!("{}: unreadable or corrupt table", file.display()));
                 continue;
             }
             if tables.add_file(file).is_ok() {
-                if key.1 == "wdl" {
+                if table_key(file).1 == "wdl" {
                     report.wdl += 1;
                 } else {
                     report.dtz += 1;
@@ -149,7 +144,8 @@ impl Tablebases {
         self.rule50.store(on, Ordering::Relaxed);
     }
 
-    /// Probes that failed on an unreadable table since the tables were opened.
+    /// Probes that failed on an unreadable table since the tables were opened (missing
+    /// tables do not count).
     pub fn failures(&self) -> u64 {
         self.failures.load(Ordering::Relaxed)
     }
@@ -171,10 +167,12 @@ impl Tablebases {
         }
         match self.tables.probe_wdl_after_zeroing(position) {
             Ok(wdl) => Some(self.outcome(wdl)),
-            Err(_) => {
+            // A table that fails to read (a set without some tables is not a failure).
+            Err(SyzygyError::ProbeFailed { .. }) => {
                 self.failures.fetch_add(1, Ordering::Relaxed);
                 None
             }
+            Err(_) => None,
         }
     }
 
@@ -274,8 +272,14 @@ impl Tablebases {
                     .collect();
                 (keep.clone(), keep)
             }
+            // Every move when all lose alike; only the doubtful losses (DTZ rounding may
+            // leave a fifty-move draw) when some are.
             TableOutcome::Loss => {
-                let keep: Vec<Move> = ranked.iter().map(|&(m, _, _)| m).collect();
+                let keep: Vec<Move> = ranked
+                    .iter()
+                    .filter(|&&(_, r, _)| r == best)
+                    .map(|&(m, _, _)| m)
+                    .collect();
                 (keep.clone(), keep)
             }
         };
@@ -369,33 +373,37 @@ fn table_key(file: &Path) -> (String, &'static str) {
     (stem, metric)
 }
 
-/// Tables that fail when probed: a sample position of each table's material is probed (WDL
-/// for `.rtbw`, DTZ for `.rtbz`), which opens the file and checks its header against the
-/// material its name claims (a renamed table fails here) and decodes one entry.
-fn broken_tables(tables: &Tablebase<Chess>, files: &[PathBuf]) -> HashSet<(String, &'static str)> {
-    let mut broken = HashSet::new();
-    for file in files {
-        let (material, metric) = table_key(file);
-        for position in sample_positions(&material).take(4) {
-            let result = if metric == "wdl" {
-                tables.probe_wdl_after_zeroing(&position).map(|_| ())
-            } else {
-                tables.probe_dtz(&position).map(|_| ())
-            };
-            if let Err(SyzygyError::ProbeFailed {
-                metric, material, ..
-            }) = result
-            {
-                let metric = if metric.to_string() == "dtz" {
-                    "dtz"
-                } else {
-                    "wdl"
-                };
-                broken.insert((material.to_string(), metric));
-            }
+/// Whether a table file opens and decodes: sample positions of its material are probed
+/// (WDL for `.rtbw`; DTZ for `.rtbz`, with the WDL file beside it when there is one), which
+/// checks the header against the material its name claims (a renamed table fails here) and
+/// decodes entries. Only a failure of this file counts; a missing other table does not.
+fn table_is_readable(file: &Path) -> bool {
+    let (material, metric) = table_key(file);
+    let mut tables = Tablebase::<Chess>::new();
+    if tables.add_file(file).is_err() {
+        return false;
+    }
+    if metric == "dtz" {
+        let _ = tables.add_file(file.with_extension("rtbw"));
+    }
+    for position in sample_positions(&material).take(4) {
+        let result = if metric == "wdl" {
+            tables.probe_wdl_after_zeroing(&position).map(|_| ())
+        } else {
+            tables.probe_dtz(&position).map(|_| ())
+        };
+        if let Err(SyzygyError::ProbeFailed {
+            metric: failed,
+            material: failed_material,
+            ..
+        }) = result
+            && failed.to_string() == metric
+            && failed_material.to_string() == material
+        {
+            return false;
         }
     }
-    broken
+    true
 }
 
 /// Legal positions (white to move, no castling) with the material of a table name such as

@@ -10,6 +10,7 @@ use crate::pruning::MoveScores;
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::singular::Singular;
+use crate::tablebase::TableProbe;
 use crate::tt::{EntryFlags, Hit, Store};
 
 /// Quiet moves remembered per node for history maluses (later ones get none).
@@ -94,12 +95,18 @@ impl<G: Game> Searcher<G> {
                 Err(cutoff) => return cutoff,
             }
         };
-        if excluded == 0
-            && self.config.syzygy
-            && depth >= self.config.syzygy_probe_depth
-            && let Some(value) = self.table_cutoff(game, alpha, beta, depth, ply)
-        {
-            return value;
+        // Endgame tables: a proven result ends the node or, at PV nodes, bounds its value.
+        let (mut table_floor, mut table_ceiling) = (-INFINITY, INFINITY);
+        if excluded == 0 && self.config.syzygy && depth >= self.config.syzygy_probe_depth {
+            match self.table_probe(game, alpha, beta, depth, ply) {
+                TableProbe::Cut(value) => return value,
+                TableProbe::Floor(value) if pv_node => {
+                    table_floor = value;
+                    alpha = alpha.max(value);
+                }
+                TableProbe::Ceiling(value) if pv_node => table_ceiling = value,
+                _ => {}
+            }
         }
 
         // The static eval as the evaluation gives it (stored in the table), and as pruning
@@ -355,6 +362,7 @@ impl<G: Game> Searcher<G> {
                     .reward(index, depth, self.config.history_weight);
             }
         }
+        best = best.max(table_floor).min(table_ceiling);
         if !self.config.fail_soft {
             best = best.clamp(alpha_orig, beta);
         }
@@ -744,9 +752,15 @@ impl<G: Game> Searcher<G> {
             if played + self.config.fifty_move_guard >= rule {
                 return false;
             }
-            // A mate further away than the move rule allows may be a draw by then.
-            if score::is_mate(value) {
-                let distance = (score::MATE - value.abs()) as u32;
+            // A mate or table result further away than the move rule allows (a table result
+            // lies that far from the zeroing move where the table was probed) may be a draw by
+            // then.
+            if score::is_decisive(value) {
+                let distance = if score::is_mate(value) {
+                    (score::MATE - value.abs()) as u32
+                } else {
+                    (score::TB_WIN - value.abs()) as u32
+                };
                 if played + distance >= rule {
                     return false;
                 }

@@ -15,18 +15,34 @@ use crate::tt::Store;
 /// (the result holds at any depth).
 const TABLE_DRAFT_BONUS: i32 = 6;
 
+/// What a table probe tells the node.
+pub(crate) enum TableProbe {
+    /// The position is not in the tables.
+    Unknown,
+    /// The result settles the node: return this value.
+    Cut(i32),
+    /// A table win the window does not settle: the node's value is at least this.
+    Floor(i32),
+    /// A table loss the window does not settle: the node's value is at most this.
+    Ceiling(i32),
+}
+
 impl<G: Game> Searcher<G> {
-    /// Probes the game's tables at this node: `Some(value)` ends the node with a proven
-    /// result that settles it against (alpha, beta).
-    pub(crate) fn table_cutoff(
+    /// Probes the game's tables at this node. A result that settles the node against
+    /// (alpha, beta) is stored and returned as [`TableProbe::Cut`]; otherwise a win or loss
+    /// still bounds the value the node's search may return (PV nodes use it, as Stockfish
+    /// does, so an open window never trades a proven result for an evaluation).
+    pub(crate) fn table_probe(
         &mut self,
         game: &mut G,
         alpha: i32,
         beta: i32,
         depth: i32,
         ply: usize,
-    ) -> Option<i32> {
-        let outcome = game.table_outcome()?;
+    ) -> TableProbe {
+        let Some(outcome) = game.table_outcome() else {
+            return TableProbe::Unknown;
+        };
         self.stats.tb_hits += 1;
         let (value, bound) = match outcome {
             TableOutcome::Win => (score::tb_win_in(ply), Bound::Lower),
@@ -39,7 +55,11 @@ impl<G: Game> Searcher<G> {
             Bound::Upper => value <= alpha,
         };
         if !settled {
-            return None;
+            return if bound == Bound::Lower {
+                TableProbe::Floor(value)
+            } else {
+                TableProbe::Ceiling(value)
+            };
         }
         self.stats.tb_cutoffs += 1;
         // Right after an irreversible move the verdict does not depend on the path.
@@ -60,7 +80,7 @@ impl<G: Game> Searcher<G> {
                 },
             );
         }
-        Some(if self.config.fail_soft {
+        TableProbe::Cut(if self.config.fail_soft {
             value
         } else {
             value.clamp(alpha, beta)

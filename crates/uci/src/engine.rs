@@ -316,6 +316,8 @@ impl Engine {
                     self.syzygy.rule50 = on;
                     if let Some(tables) = &self.syzygy.tables {
                         tables.set_rule50(on);
+                        // Stored table results followed the old rule.
+                        self.tt.clear();
                     }
                 }
                 None => bad("true or false"),
@@ -343,7 +345,10 @@ impl Engine {
     /// empty or `<empty>` closes them.
     fn open_tables(&mut self, path: &str) {
         self.syzygy.path = path.to_owned();
-        self.syzygy.tables = None;
+        if self.syzygy.tables.take().is_some() {
+            // Stored table results came from the old tables.
+            self.tt.clear();
+        }
         self.syzygy.failures_reported = 0;
         if path.is_empty() || path == "<empty>" {
             return;
@@ -472,7 +477,9 @@ impl Engine {
             }
         }
         let mut position = self.position.clone();
+        // `go mate N` wants the shortest mate, which the root filter may hide.
         if self.config.syzygy
+            && limits.mate.is_none()
             && let Some(tables) = &self.syzygy.tables
         {
             let failures = tables.failures();
