@@ -89,6 +89,9 @@ impl<G: Game> Searcher<G> {
             }
             let packed = G::encode(m);
             game.play(m);
+            if self.config.tt && self.config.qs_tt {
+                self.tt.prefetch(game.key(), self.config.tt_replacement);
+            }
             let value = -self.quiescence(game, -beta, -alpha, ply + 1, qply + 1);
             game.undo();
             if self.stopped {

@@ -241,6 +241,9 @@ impl<G: Game> Searcher<G> {
             }
             self.move_slots[ply] = history_index as u32;
             game.play(m);
+            if self.config.tt {
+                self.tt.prefetch(game.key(), self.config.tt_replacement);
+            }
             let gives_check = game.in_check();
             let quiet = !tactical
                 && !gives_check
