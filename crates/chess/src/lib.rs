@@ -11,6 +11,7 @@ mod key;
 pub mod perft;
 pub mod position;
 pub mod see;
+mod table_files;
 pub mod tablebase;
 
 pub use encoding::PackedMove;

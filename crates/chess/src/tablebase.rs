@@ -2,12 +2,13 @@
 //! what was found and refused, WDL probes for the search, and the root filter that keeps only
 //! the moves that preserve the table's best outcome under the fifty-move rule.
 //!
-//! Tables are opened once and shared by every search thread (`Arc<Tablebases>`); files are
-//! read on demand with positioned reads (the reader's default). Opening checks each file
-//! with a few probes (milliseconds for the 3-4-piece set).
+//! Tables are opened once and shared by every search thread (`Arc<Tablebases>`); a file is
+//! read when first probed, small ones into memory (`table_files.rs`). Opening checks each
+//! file with a few probes (milliseconds for the 3-4-piece set).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use horizon_search::TableOutcome;
@@ -17,6 +18,7 @@ use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase, Wdl};
 
 use crate::encoding::PackedMove;
 use crate::position::Position;
+use crate::table_files::TableFiles;
 
 /// How many plies past the least DTZ a winning root move may be right after a zeroing
 /// move; the allowance shrinks ply by ply with the halfmove clock.
@@ -97,7 +99,7 @@ impl Tablebases {
         }
         // Files the reader refuses by name or size, then tables that fail a probe; each is
         // checked on its own, so no more than two files are open at a time.
-        let mut tables = Tablebase::<Chess>::new();
+        let mut tables = Tablebase::<Chess>::with_filesystem(Arc::new(TableFiles::new()));
         for file in &candidates {
             if let Err(e) = Tablebase::<Chess>::new().add_file(file) {
                 report.problems.push(format!("{}: {e}", file.display()));
