@@ -27,10 +27,16 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    /// Starts the engine with extra environment variables (test hooks).
+    fn start_with_env(env: &[(&str, &str)]) -> Engine {
         let serial = SERIAL
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut child = Command::new(env!("CARGO_BIN_EXE_horizon"))
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -912,4 +918,33 @@ fn bad_syzygy_paths_and_tables_are_reported_not_fatal() {
     }
     e.ready();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A panic inside the search (injected by the test hook when depth 5 ends) still gives a
+/// legal `bestmove`, the first move of the last PV printed, an `info string` naming the
+/// failure, and an engine that answers `isready` and searches again.
+#[test]
+fn a_panicking_search_still_plays_and_the_engine_recovers() {
+    let mut e = Engine::start_with_env(&[("HORIZON_TEST_PANIC_AT_DEPTH", "5")]);
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    e.send(&format!("position fen {fen}"));
+    let (mv, _) = e.timed_bestmove("go depth 9", 10 * SECOND);
+    let position = position_after(Some(fen), &[], CastlingMode::Standard);
+    assert_legal(&position, &mv, CastlingMode::Standard);
+    let infos = e.seen_with("info depth");
+    let last = infos.last().expect("depths 1-4 were printed");
+    assert!(last.starts_with("info depth 4 "), "{last}");
+    assert!(last.contains(&format!(" pv {mv}")), "{last} vs {mv}");
+    let errors = e.seen_with("info string error: the search failed");
+    assert!(
+        errors.len() == 1 && errors[0].contains("injected"),
+        "{errors:?}"
+    );
+    e.ready();
+    let resets = e.seen_with("info string error: the search thread failed; state reset");
+    assert_eq!(resets.len(), 1, "{:?}", e.tail());
+    // The hook fires once: the next search is whole.
+    let (mv, _) = e.timed_bestmove("go depth 7", 10 * SECOND);
+    assert_legal(&position, &mv, CastlingMode::Standard);
+    assert!(e.seen_with("info depth 7 ").len() == 1);
 }

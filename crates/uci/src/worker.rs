@@ -2,6 +2,7 @@
 //! iterations finish, and `bestmove` when done. In `go infinite` and `go ponder` the
 //! `bestmove` waits for `stop` or `ponderhit`, which arrive through a crossbeam channel.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
@@ -84,6 +85,8 @@ struct UciObserver {
     start: Instant,
     /// The last `multipv 1` line printed: what a GUI shows as the engine's choice.
     last_printed: Option<Line<Move>>,
+    /// Test hook: panic when the iteration of this depth ends ([`PANIC_HOOK_VARIABLE`]).
+    panic_at_depth: Option<u32>,
 }
 
 impl UciObserver {
@@ -94,6 +97,12 @@ impl UciObserver {
 
 impl Observer<Move> for UciObserver {
     fn iteration(&mut self, report: &Iteration<'_, Move>) -> Control {
+        if self.panic_at_depth == Some(report.depth) {
+            panic!(
+                "injected by {PANIC_HOOK_VARIABLE} at depth {}",
+                report.depth
+            );
+        }
         let pv: Vec<String> = report.line.moves.iter().map(|&m| self.uci(m)).collect();
         self.out.line(&info_line(report, &pv));
         if report.multipv == 1 {
@@ -172,7 +181,23 @@ fn root_move_count(position: &Position, limits: &Limits) -> usize {
     }
 }
 
+/// The environment variable that makes the first search of the process panic when its
+/// iteration of this depth ends: the test hook for failure isolation.
+pub const PANIC_HOOK_VARIABLE: &str = "HORIZON_TEST_PANIC_AT_DEPTH";
+
+/// The depth at which the first search panics, when the test hook asks for it.
+fn injected_panic_depth() -> Option<u32> {
+    static FIRED: AtomicBool = AtomicBool::new(false);
+    let depth = std::env::var(PANIC_HOOK_VARIABLE).ok()?.parse().ok()?;
+    (!FIRED.swap(true, Ordering::Relaxed)).then_some(depth)
+}
+
 /// Starts a search thread; it hands the searchers back when `bestmove` has been printed.
+///
+/// A panic inside the search (any thread) does not leave the GUI waiting: the thread still
+/// prints a legal `bestmove` (the last PV's first move, or any legal move), reports the
+/// panic in an `info string` (the panic message itself goes to stderr), and then ends with
+/// the panic, so the engine rebuilds its search state (`Engine::join`).
 pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<Searchers>> {
     std::thread::Builder::new()
         .name("horizon-search".into())
@@ -188,19 +213,41 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
                 ponder: job.ponder.clone(),
                 start: job.start,
                 last_printed: None,
+                panic_at_depth: injected_panic_depth(),
             };
-            let Searchers { main, helpers } = &mut searchers;
-            let result = search_smp(main, helpers, &job.position, &job.limits, &mut observer);
-            observer.print_final_line(&result, main.table().hashfull());
+            let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let Searchers { main, helpers } = &mut searchers;
+                let result = search_smp(main, helpers, &job.position, &job.limits, &mut observer);
+                observer.print_final_line(&result, main.table().hashfull());
+                result
+            }));
+            let (best, ponder) = match &searched {
+                Ok(result) => (result.best_move, result.ponder_move),
+                Err(payload) => {
+                    job.control.stop();
+                    job.out.info_string(&format!(
+                        "error: the search failed ({}); playing the best move found so far",
+                        panic_text(payload.as_ref())
+                    ));
+                    let last_pv = observer
+                        .last_printed
+                        .as_ref()
+                        .and_then(|line| line.moves.first().copied());
+                    (
+                        last_pv.or_else(|| any_root_move(&job.position, &job.limits)),
+                        None,
+                    )
+                }
+            };
             // The spec: in infinite and ponder mode, bestmove only after stop or ponderhit.
             if (job.infinite || job.ponder.is_pondering()) && !job.control.is_stopped() {
                 let _ = job.signals.recv();
             }
-            let line = match result.best_move {
+            let line = match best {
                 None => "bestmove (none)".to_owned(),
                 Some(best) => {
                     let best_text = UciMove::from_move(best, mode).to_string();
-                    match result.ponder_move {
+                    match ponder {
                         Some(p) => format!(
                             "bestmove {best_text} ponder {}",
                             UciMove::from_move(p, mode)
@@ -211,6 +258,30 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
             };
             job.finished.store(true, Ordering::Release);
             job.out.line(&line);
-            searchers
+            match searched {
+                Ok(_) => searchers,
+                Err(payload) => std::panic::resume_unwind(payload),
+            }
         })
+}
+
+/// A legal root move (of `searchmoves` when given): the move of last resort.
+fn any_root_move(position: &Position, limits: &Limits) -> Option<Move> {
+    let moves = position.moves();
+    moves
+        .iter()
+        .find(|&&m| {
+            limits.search_moves.is_empty() || limits.search_moves.contains(&PackedMove::new(m).0)
+        })
+        .or_else(|| moves.first())
+        .copied()
+}
+
+/// The message a panic carried.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_owned())
 }
