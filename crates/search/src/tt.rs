@@ -252,6 +252,20 @@ fn pack_meta(generation: u8, iteration: u8) -> u64 {
     u64::from(generation) | (u64::from(iteration) << 8)
 }
 
+/// A table size the allocator refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    pub mib: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MiB transposition table", self.mib)
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
 /// One slot. `align(32)` keeps an entry inside one cache line and a bucket of four inside
 /// two adjacent ones.
 #[repr(C, align(32))]
@@ -297,6 +311,22 @@ impl TranspositionTable {
     /// 4 entries, even for 0 MiB).
     pub fn new(mib: usize) -> Self {
         Self::with_entries(entries_for(mib))
+    }
+
+    /// A table of `mib` MiB, or an error (and nothing allocated) when the memory cannot be
+    /// had: a GUI asking for more `Hash` than the machine has keeps its old table.
+    pub fn try_new(mib: usize) -> Result<Self, TableAllocError> {
+        let count = entries_for(mib);
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(count)
+            .map_err(|_| TableAllocError { mib })?;
+        entries.resize_with(count, Entry::default);
+        Ok(TranspositionTable {
+            entries: entries.into_boxed_slice(),
+            mask: count - 1,
+            generation: AtomicU8::new(0),
+        })
     }
 
     /// A zeroed table of `count` entries (a power of two, at least `MIN_ENTRIES`).
@@ -539,6 +569,17 @@ mod tests {
                 e.save(Words::default());
             }
         }
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        let mib = usize::MAX >> 20;
+        assert_eq!(
+            TranspositionTable::try_new(mib).err(),
+            Some(TableAllocError { mib })
+        );
+        let small = TranspositionTable::try_new(1).expect("1 MiB");
+        assert_eq!(small.len(), (1 << 20) / ENTRY_BYTES);
     }
 
     #[test]

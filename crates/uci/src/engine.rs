@@ -262,11 +262,18 @@ impl Engine {
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => match spin(1, MAX_HASH_MIB as i64) {
-                Some(mib) => {
-                    self.hash_mib = mib as usize;
-                    self.tt = Arc::new(TranspositionTable::new(self.hash_mib));
-                    self.rebuild();
-                }
+                Some(mib) => match TranspositionTable::try_new(mib as usize) {
+                    Ok(table) => {
+                        self.hash_mib = mib as usize;
+                        // The old table goes when the searchers let go of it.
+                        self.tt = Arc::new(table);
+                        self.rebuild();
+                    }
+                    Err(e) => self.out.info_string(&format!(
+                        "error: {e}; keeping the {} MiB table",
+                        self.hash_mib
+                    )),
+                },
                 None => bad(&format!("an integer from 1 to {MAX_HASH_MIB}")),
             },
             "threads" => match spin(1, MAX_THREADS as i64) {
