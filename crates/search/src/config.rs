@@ -297,7 +297,7 @@ impl Default for SearchConfig {
             lmr_refined: false,
             lmr_history_divisor: 8192,
             correction_history: false,
-            iir: false,
+            iir: true,
             iir_min_depth: 4,
             syzygy: true,
             syzygy_probe_depth: 1,
