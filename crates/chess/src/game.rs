@@ -30,7 +30,11 @@ impl Game for Position {
 
     #[inline]
     fn key_extension(&self) -> u64 {
-        (self.key128() >> 64) as u64
+        if self.tracks_key128() {
+            (self.key128() >> 64) as u64
+        } else {
+            0
+        }
     }
 
     fn set_wide_keys(&mut self, on: bool) {

@@ -211,6 +211,12 @@ impl Position {
         self.track_key128 = on;
     }
 
+    /// Whether the 128-bit key is kept up to date.
+    #[inline]
+    pub fn tracks_key128(&self) -> bool {
+        self.track_key128
+    }
+
     /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {

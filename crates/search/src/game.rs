@@ -64,7 +64,8 @@ pub trait Game: Clone + Send + 'static {
 
     /// The position's 64-bit hash key.
     fn key(&self) -> u64;
-    /// 64 more key bits for 128-bit verification of table entries (0 when not tracked).
+    /// 64 more key bits for 128-bit verification of table entries; 0 whenever they are not
+    /// tracked (`set_wide_keys(false)`), so entries compare equal on them.
     fn key_extension(&self) -> u64;
     /// Asks the game to maintain `key_extension` (128-bit keys on) or not.
     fn set_wide_keys(&mut self, on: bool);

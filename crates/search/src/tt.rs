@@ -442,8 +442,13 @@ impl TranspositionTable {
         // This key's own entry is refreshed wherever it sits in the group. A 64-bit match is
         // enough: a position colliding on all 64 bits has nothing better to keep.
         if let Some(i) = old.iter().position(|w| w.holds(key)) {
-            // A store without a move (fail low) keeps the move an earlier search found.
-            let mv = if entry.mv == 0 { old[i].mv() } else { entry.mv };
+            // A store without a move (fail low) keeps the move an earlier search found, unless
+            // the 128-bit extension shows that entry was another position's.
+            let mv = if entry.mv == 0 && old[i].key_ext() == key_ext {
+                old[i].mv()
+            } else {
+                entry.mv
+            };
             group[i].save(words(mv));
             return StoreOutcome::SameKey;
         }
