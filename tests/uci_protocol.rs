@@ -948,3 +948,36 @@ fn a_panicking_search_still_plays_and_the_engine_recovers() {
     assert_legal(&position, &mv, CastlingMode::Standard);
     assert!(e.seen_with("info depth 7 ").len() == 1);
 }
+
+/// More threads than cores: 8 and the maximum, 256, on this 2-core machine, through rapid
+/// `go`/`stop` pairs and timed searches; every `bestmove` is legal and comes within a second
+/// of `stop` with 8 threads. With 256 every thread must be scheduled once to see the stop
+/// (0.1-0.3 s on two loaded cores, about a second for the first search, whose threads touch
+/// their tables for the first time): the bound there only rules out a hang. Helpers watch
+/// the deadline themselves, so `movetime` holds even when the main thread gets 1/256 of the
+/// cores (it took 3.8 s for `movetime 300` before they did).
+#[test]
+fn many_threads_stop_promptly_and_play_legal_moves() {
+    let mut e = Engine::start();
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let position = position_after(Some(fen), &[], CastlingMode::Standard);
+    for (threads, stop_bound) in [(8, SECOND), (256, 4 * SECOND)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("position fen {fen}"));
+        e.ready();
+        for round in 0..20 {
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(round % 7 * 5));
+            let (mv, took) = e.timed_bestmove("stop", 5 * SECOND);
+            assert_legal(&position, &mv, CastlingMode::Standard);
+            assert!(took < stop_bound, "{threads} threads: stop took {took:?}");
+        }
+        let (mv, took) = e.timed_bestmove("go movetime 300", 5 * SECOND);
+        assert_legal(&position, &mv, CastlingMode::Standard);
+        assert!(
+            took < 2 * SECOND,
+            "{threads} threads: movetime 300 took {took:?}"
+        );
+    }
+    e.ready();
+}

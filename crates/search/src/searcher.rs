@@ -258,9 +258,14 @@ impl<G: Game> Searcher<G> {
         if nodes.is_multiple_of(CHECK_INTERVAL) {
             if self.control.is_stopped() || (!self.is_main && self.control.helpers_stopped()) {
                 self.stopped = true;
-            } else if self.is_main {
+            } else {
+                // Helpers watch the front-end's deadline too: with more threads than cores
+                // the main thread runs a small share of the time, and a helper that stops
+                // at the deadline gives its core back at once.
                 let now = Instant::now();
-                if self.deadline.is_some_and(|d| now >= d) || self.control.deadline_passed(now) {
+                if (self.is_main && self.deadline.is_some_and(|d| now >= d))
+                    || self.control.deadline_passed(now)
+                {
                     self.stopped = true;
                 }
             }
