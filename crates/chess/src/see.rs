@@ -1,7 +1,7 @@
 //! Capture evaluation for move ordering: static exchange evaluation (SEE) with x-ray
 //! attackers, and MVV-LVA (most valuable victim, least valuable attacker).
 
-use shakmaty::{Bitboard, Color, Move, Position as _, Role, Square};
+use shakmaty::{Bitboard, Color, Move, Position as _, Role, Square, attacks};
 
 use crate::Position;
 
@@ -65,6 +65,10 @@ fn least_valuable(pos: &shakmaty::Chess, attackers: Bitboard) -> Option<(Square,
 /// playing `m` followed by the best sequence of captures on its destination square, each
 /// side free to stop. X-ray attackers behind sliders join as the pieces in front leave.
 /// Pins are ignored, as usual. Non-captures score the exchange their destination invites.
+///
+/// Both sides' attackers are found once; a capture then only reopens the line through the
+/// capturer's square (a diagonal for pawns and bishops, a rank or file for rooks, either for
+/// queens and kings; never for knights, which stand on no line to the square).
 pub fn see(pos: &Position, m: Move) -> i32 {
     let chess = pos.chess();
     let board = chess.board();
@@ -83,6 +87,11 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         gain[0] += see_value(promoted) - see_value(Role::Pawn);
         on_square = see_value(promoted);
     }
+    let diagonal_sliders = board.bishops_and_queens();
+    let straight_sliders = board.rooks_and_queens();
+    let mut attackers = (board.attacks_to(to, Color::White, occupied)
+        | board.attacks_to(to, Color::Black, occupied))
+        & occupied;
     let mut side: Color = !chess.turn();
     let mut depth = 0;
     loop {
@@ -92,14 +101,20 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         if depth + 1 >= gain.len() {
             break;
         }
-        let attackers = board.attacks_to(to, side, occupied) & occupied;
-        let Some((sq, role)) = least_valuable(chess, attackers) else {
+        let Some((sq, role)) = least_valuable(chess, attackers & board.by_color(side)) else {
             break;
         };
-        if role == Role::King && (board.attacks_to(to, !side, occupied) & occupied).any() {
+        if role == Role::King && (attackers & board.by_color(!side)).any() {
             break; // the king may not capture into a defended square
         }
         occupied ^= Bitboard::from_square(sq);
+        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen | Role::King) {
+            attackers |= attacks::bishop_attacks(to, occupied) & diagonal_sliders;
+        }
+        if matches!(role, Role::Rook | Role::Queen | Role::King) {
+            attackers |= attacks::rook_attacks(to, occupied) & straight_sliders;
+        }
+        attackers &= occupied;
         on_square = see_value(role);
         side = !side;
     }

@@ -136,3 +136,96 @@ fn see_ge_agrees_with_see() {
         }
     }
 }
+
+/// The SEE of the first version, which found each side's attackers afresh at every capture:
+/// the incremental one must agree with it everywhere.
+fn reference_see(pos: &Position, m: shakmaty::Move) -> i32 {
+    use horizon_chess::see::see_value;
+    use shakmaty::{Bitboard, Move, Position as _, Role, Square};
+    let victim = |m: Move| match m {
+        Move::Normal {
+            capture: Some(role),
+            to,
+            ..
+        } => Some((to, role)),
+        Move::EnPassant { from, to } => {
+            Some((Square::from_coords(to.file(), from.rank()), Role::Pawn))
+        }
+        _ => None,
+    };
+    let chess = pos.chess();
+    let board = chess.board();
+    let (from, to) = match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+        _ => return 0,
+    };
+    let mut occupied = board.occupied() ^ Bitboard::from_square(from);
+    let mut gain = [0i32; 34];
+    gain[0] = victim(m).map_or(0, |(_, role)| see_value(role));
+    if let Some((sq, _)) = victim(m).filter(|_| m.is_en_passant()) {
+        occupied ^= Bitboard::from_square(sq);
+    }
+    let mut on_square = see_value(m.role());
+    if let Some(promoted) = m.promotion() {
+        gain[0] += see_value(promoted) - see_value(Role::Pawn);
+        on_square = see_value(promoted);
+    }
+    let mut side = !chess.turn();
+    let mut depth = 0;
+    loop {
+        depth += 1;
+        gain[depth] = on_square - gain[depth - 1];
+        if depth + 1 >= gain.len() {
+            break;
+        }
+        let attackers = board.attacks_to(to, side, occupied) & occupied;
+        let Some((sq, role)) = Role::ALL
+            .iter()
+            .find_map(|&r| (attackers & board.by_role(r)).first().map(|sq| (sq, r)))
+        else {
+            break;
+        };
+        if role == Role::King && (board.attacks_to(to, !side, occupied) & occupied).any() {
+            break;
+        }
+        occupied ^= Bitboard::from_square(sq);
+        on_square = see_value(role);
+        side = !side;
+    }
+    while depth > 1 {
+        depth -= 1;
+        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
+    }
+    gain[0]
+}
+
+#[test]
+fn incremental_see_agrees_with_the_reference_everywhere() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut checked = 0u64;
+    for fen in POSITIONS {
+        for _game in 0..40 {
+            let mut pos = Position::from_fen(fen).expect("valid");
+            for _ply in 0..60 {
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    assert_eq!(
+                        see(&pos, m),
+                        reference_see(&pos, m),
+                        "{m:?} in {}",
+                        pos.fen()
+                    );
+                    checked += 1;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                pos.play(m);
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
