@@ -89,10 +89,13 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     }
     let diagonal_sliders = board.bishops_and_queens();
     let straight_sliders = board.rooks_and_queens();
-    let mut attackers = (board.attacks_to(to, Color::White, occupied)
-        | board.attacks_to(to, Color::Black, occupied))
-        & occupied;
     let mut side: Color = !chess.turn();
+    // Most moves land where nothing can take back (every quiet move SEE pruning asks about).
+    let recapturers = board.attacks_to(to, side, occupied) & occupied;
+    if recapturers.is_empty() {
+        return gain[0];
+    }
+    let mut attackers = recapturers | (board.attacks_to(to, !side, occupied) & occupied);
     let mut depth = 0;
     loop {
         depth += 1;
