@@ -188,6 +188,28 @@ def parse_option(text: str) -> Tuple[str, str]:
 
 PROTOCOLS = ("uci", "xboard")
 
+# UCI options python-chess sets itself (and refuses in configure).
+MANAGED_UCI_OPTIONS = ("multipv",)
+
+
+def parse_vary(text: str) -> Tuple[str, List[str]]:
+    """'Threads=1,2' -> ('Threads', ['1', '2']): an option and the values a game draws from."""
+    name, values = parse_option(text)
+    choices = [v.strip() for v in values.split(",") if v.strip()]
+    if not choices:
+        raise ValueError(f"bad --vary {text!r}: expected NAME=V1,V2,...")
+    return name, choices
+
+
+def game_options(spec: EngineSpec, game_number: int, label: str, seed: int) -> Tuple[List[Tuple[str, str]], bool]:
+    """The varied options an engine plays game `game_number` with, and whether its
+    `ucinewgame` is left out: drawn from a generator seeded by (seed, label, game), so a run
+    can be repeated."""
+    rng = random.Random(f"{seed}/{label}/{game_number}")
+    chosen = [(name, rng.choice(values)) for name, values in spec.vary]
+    skip = spec.skip_newgame > 0 and rng.random() < spec.skip_newgame
+    return chosen, skip
+
 
 def split_protocol(command: str, protocol: Optional[str] = None) -> Tuple[str, str]:
     """(protocol, command) of an engine argument: 'xboard:/usr/games/phalanx -b-' ->
@@ -355,6 +377,12 @@ class EngineSpec:
     options: List[Tuple[str, str]]
     name: Optional[str] = None
     protocol: str = "uci"  # "uci" or "xboard"
+    # Soak testing: options set anew before each game to one of their values (seeded per game),
+    # pondering (UCI `go ponder` / `ponderhit` / `stop`), and the share of games whose
+    # `ucinewgame` is left out.
+    vary: List[Tuple[str, List[str]]] = dataclasses.field(default_factory=list)
+    ponder: bool = False
+    skip_newgame: float = 0.0
 
     def argv(self) -> List[str]:
         return shlex.split(self.command)
@@ -504,9 +532,10 @@ class Player:
             # the process happens here, not on a clock: later games get our ucinewgame (new_game).
             engine.play(chess.Board(), chess.engine.Limit(depth=1), game=self.session)
 
-    def _typed_options(self, engine: chess.engine.SimpleEngine) -> Dict[str, object]:
+    def _typed_options(self, engine: chess.engine.SimpleEngine,
+                       options: Optional[Sequence[Tuple[str, str]]] = None) -> Dict[str, object]:
         typed: Dict[str, object] = {}
-        for name, value in self.spec.options:
+        for name, value in (self.spec.options if options is None else options):
             option = engine.options.get(name)
             if option is None:
                 known = ", ".join(sorted(engine.options)) or "none"
@@ -576,6 +605,9 @@ class Player:
             # event-loop thread.
             if (message.endswith(": << go") if self.xboard else ": << go" in message):
                 self.go_sent, self.bestmove_received = now, None
+            elif not self.xboard and message.endswith(": << ponderhit"):
+                # The ponder search now plays for real: its clock starts here.
+                self.go_sent = now
             elif (": >> move " in message if self.xboard else ": >> bestmove" in message) \
                     and self.bestmove_received is None:
                 self.bestmove_received = now
@@ -594,17 +626,30 @@ class Player:
 
     # -- protocol -----------------------------------------------------------------------------
 
-    def new_game(self) -> None:
-        """UCI: ucinewgame then isready/readyok, outside any clock. XBoard: a new game key, so
-        that python-chess sends `new` (and `level`) with the first move of the game, then
-        ping/pong. Raises MoveError on failure."""
+    def new_game(self, options: Sequence[Tuple[str, str]] = (), skip_newgame: bool = False) -> None:
+        """UCI: ucinewgame (unless `skip_newgame`) then isready/readyok, outside any clock, after
+        setting `options` (the soak's per-game variation). XBoard: a new game key, so that
+        python-chess sends `new` (and `level`) with the first move of the game, then ping/pong.
+        Raises MoveError on failure."""
         if not self.alive():
             raise MoveError("crash", f"process exited before the game (code {self._returncode()})")
         try:
             if self.xboard:
                 self.session = object()
             else:
-                self.engine.protocol.loop.call_soon_threadsafe(self.engine.protocol.send_line, "ucinewgame")
+                # A ping first ends a ponder search still running from the last game.
+                self.engine.ping()
+                # python-chess refuses to configure the options it manages itself (MultiPV
+                # is one): those go to the engine as raw setoption lines.
+                managed = [(n, v) for n, v in options if n.lower() in MANAGED_UCI_OPTIONS]
+                plain = [(n, v) for n, v in options if n.lower() not in MANAGED_UCI_OPTIONS]
+                if plain:
+                    self.engine.configure(self._typed_options(self.engine, plain))
+                for name, value in managed:
+                    self.engine.protocol.loop.call_soon_threadsafe(
+                        self.engine.protocol.send_line, f"setoption name {name} value {value}")
+                if not skip_newgame:
+                    self.engine.protocol.loop.call_soon_threadsafe(self.engine.protocol.send_line, "ucinewgame")
             self.engine.ping()
         except (asyncio.TimeoutError, concurrent.futures.TimeoutError):
             raise MoveError("hang", "no pong within the time-out after ping" if self.xboard
@@ -633,7 +678,8 @@ class Player:
             # go with every move as `time` and `otim`.
             limit = dataclasses.replace(limit, clock_id=self.session)
         coro = asyncio.wait_for(
-            engine.protocol.play(board, limit, game=self.session, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE),
+            engine.protocol.play(board, limit, game=self.session, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE,
+                                 ponder=self.spec.ponder and not self.xboard),
             timeout)
         start = time.perf_counter()
         try:
@@ -700,6 +746,11 @@ class GameRecord:
     plies: int = 0
     seconds: float = 0.0
     min_clock_left: Dict[int, float] = dataclasses.field(default_factory=dict)  # engine -> s
+    # engine -> (seconds a move took, the clock it had before it), every move played
+    move_times: Dict[int, List[Tuple[float, float]]] = dataclasses.field(default_factory=dict)
+    # engine -> the varied options it played this game with (soak), and whether its
+    # ucinewgame was left out
+    settings: Dict[int, str] = dataclasses.field(default_factory=dict)
     pgn: str = ""
     log: List[str] = dataclasses.field(default_factory=list)
 
@@ -739,7 +790,7 @@ def format_score(info: dict, color: chess.Color) -> str:
 
 def play_game(number: int, opening_index: int, opening: chess.Board, white: Player, black: Player,
               white_engine: int, base: float, inc: float, tolerance: float, hang_timeout: float,
-              adjudication: Adjudication, event: str, names: Sequence[str]) -> GameRecord:
+              adjudication: Adjudication, event: str, names: Sequence[str], seed: int = 1) -> GameRecord:
     """Plays one game; never raises. Errors are recorded and the faulty side loses."""
     record = GameRecord(number, opening_index, white_engine)
     players = {chess.WHITE: white, chess.BLACK: black}
@@ -763,8 +814,12 @@ def play_game(number: int, opening_index: int, opening: chess.Board, white: Play
     try:
         for color in (chess.WHITE, chess.BLACK):
             player = players[color]
+            options, skip_newgame = game_options(player.spec, number, player.label, seed)
+            if options or skip_newgame:
+                record.settings[engine_of[color]] = " ".join(f"{n}={v}" for n, v in options) + \
+                    (" (no ucinewgame)" if skip_newgame else "")
             try:
-                player.new_game()
+                player.new_game(options, skip_newgame)
             except MoveError as err:
                 side = "White" if color == chess.WHITE else "Black"
                 record.errors.append(GameError(err.kind, engine_of[color], f"before the first move: {err.detail}"))
@@ -827,6 +882,7 @@ def play_game(number: int, opening_index: int, opening: chess.Board, white: Play
                 lose(color, f"{side} resigns", "normal", f"{side} resigns")
                 break
             assert reply.move is not None
+            record.move_times.setdefault(engine, []).append((reply.elapsed, clocks[color]))
             clocks[color] -= reply.elapsed
             record.min_clock_left[engine] = min(record.min_clock_left[engine], clocks[color])
             if clocks[color] < -tolerance:
@@ -915,6 +971,8 @@ def play_game(number: int, opening_index: int, opening: chess.Board, white: Play
     headers["Termination"] = record.pgn_termination
     headers["PlyCount"] = str(len(all_moves))
     headers["Opening"] = f"#{opening_index}" + (f", {first_played} random plies" if first_played else "")
+    for engine, text in sorted(record.settings.items()):
+        headers[f"Engine{engine}Settings"] = text
     if record.errors:
         headers["Annotator"] = "; ".join(e.describe(names).splitlines()[0] for e in record.errors)[:500]
     record.pgn = str(game)
@@ -1079,7 +1137,7 @@ class Match:
                         return
                     white, black = (p1, p2) if white_engine == 1 else (p2, p1)
                     rec = play_game(number, opening_index, opening, white, black, white_engine, cfg.base, cfg.inc,
-                                    cfg.tolerance, cfg.hang_timeout, cfg.adjudication, cfg.event, names)
+                                    cfg.tolerance, cfg.hang_timeout, cfg.adjudication, cfg.event, names, cfg.seed)
                     results.put(rec)
             except BaseException as err:  # pragma: no cover - defensive
                 results.put(err)
@@ -1188,6 +1246,22 @@ def format_elo(x: float) -> str:
     return f"{x:+.1f}"
 
 
+def time_use_text(times: Sequence[Tuple[float, float]]) -> str:
+    """How an engine used its clock: the distribution of the time per move and of the share of
+    the clock left that one move took."""
+    def quantile(values: List[float], q: float) -> float:
+        return values[min(len(values) - 1, int(q * len(values)))]
+    spent = sorted(t for t, _ in times)
+    shares = sorted(t / left for t, left in times if left > 0)
+    ms = lambda x: f"{x * 1000:.0f}"  # noqa: E731
+    text = (f"time per move over {len(spent)} moves (ms): median {ms(quantile(spent, 0.5))}, "
+            f"90% {ms(quantile(spent, 0.9))}, 99% {ms(quantile(spent, 0.99))}, max {ms(spent[-1])}")
+    if shares:
+        text += (f"; share of the clock left: median {100 * quantile(shares, 0.5):.1f}%, "
+                 f"99% {100 * quantile(shares, 0.99):.1f}%, max {100 * shares[-1]:.1f}%")
+    return text
+
+
 def summary_lines(cfg: MatchConfig, res: MatchResult) -> List[str]:
     n1, n2 = res.names
     w, d, l = res.wdl()
@@ -1234,6 +1308,9 @@ def summary_lines(cfg: MatchConfig, res: MatchResult) -> List[str]:
                      f"protocol warnings {st.get('warnings', 0)}, stderr lines {st.get('stderr_lines', 0)}")
         for sample in list(st.get("warning_samples", []))[:3]:
             lines.append(f"      warning: {sample[:200]}")
+        times = [t for r in res.records for t in r.move_times.get(idx, [])]
+        if times:
+            lines.append("      " + time_use_text(times))
     terms: Dict[str, int] = {}
     for r in res.records:
         key = r.termination.split(":")[0]
@@ -1279,6 +1356,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="option of engine 1 (repeatable): a UCI option, or for XBoard engines memory=MB, "
                         "cores=N or an option the engine declares with 'feature option='")
     p.add_argument("--option2", action="append", default=[], metavar="NAME=VALUE", help="option of engine 2 (repeatable)")
+    p.add_argument("--vary1", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="soak: before each game set this option of engine 1 to one of the values (seeded per game; "
+                        "repeatable)")
+    p.add_argument("--vary2", action="append", default=[], metavar="NAME=V1,V2,...", help="the same for engine 2")
+    p.add_argument("--ponder1", action="store_true", help="engine 1 ponders (go ponder, ponderhit, stop); UCI only")
+    p.add_argument("--ponder2", action="store_true", help="engine 2 ponders")
+    p.add_argument("--skip-newgame1", type=float, default=0.0, metavar="P",
+                   help="soak: leave out engine 1's ucinewgame in this share of games (0..1)")
+    p.add_argument("--skip-newgame2", type=float, default=0.0, metavar="P", help="the same for engine 2")
     p.add_argument("--name1", help="name of engine 1 in output and PGN (default: its 'id name')")
     p.add_argument("--name2", help="name of engine 2")
     p.add_argument("--tc", default="2+0.05", help="time control SECONDS[+INCREMENT] per game, default 2+0.05")
@@ -1332,9 +1418,14 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         sprt = (e0, e1)
     proto1, command1 = split_protocol(args.engine1, args.proto1)
     proto2, command2 = split_protocol(args.engine2, args.proto2)
+    for share in (args.skip_newgame1, args.skip_newgame2):
+        if not 0.0 <= share <= 1.0:
+            raise ValueError("--skip-newgame1/2 takes a share from 0 to 1")
     return MatchConfig(
-        engine1=EngineSpec(command1, [parse_option(o) for o in args.option1], args.name1, proto1),
-        engine2=EngineSpec(command2, [parse_option(o) for o in args.option2], args.name2, proto2),
+        engine1=EngineSpec(command1, [parse_option(o) for o in args.option1], args.name1, proto1,
+                           [parse_vary(v) for v in args.vary1], args.ponder1, args.skip_newgame1),
+        engine2=EngineSpec(command2, [parse_option(o) for o in args.option2], args.name2, proto2,
+                           [parse_vary(v) for v in args.vary2], args.ponder2, args.skip_newgame2),
         base=base, inc=inc, games=args.games, concurrency=args.concurrency,
         openings_path=args.openings, opening_order=args.opening_order, opening_start=args.opening_start,
         random_plies=args.random_plies, seed=args.seed, tolerance=args.tolerance_ms / 1000.0,

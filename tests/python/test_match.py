@@ -611,3 +611,28 @@ def test_pgn_positions_labels_quiet_positions():
         "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 | 0.0",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 0.5",
     ]
+
+
+def test_parse_vary_and_game_options_are_seeded_per_game():
+    assert match.parse_vary("Threads=1,2") == ("Threads", ["1", "2"])
+    assert match.parse_vary("Skill Level= 3 , 5") == ("Skill Level", ["3", "5"])
+    with pytest.raises(ValueError):
+        match.parse_vary("Threads=")
+    spec = match.EngineSpec("x", [], vary=[("Threads", ["1", "2"]), ("Hash", ["8", "16", "32"])],
+                            skip_newgame=0.5)
+    drawn = [match.game_options(spec, n, "engine1", 7) for n in range(1, 201)]
+    # The same game draws the same settings again; the draws cover every value.
+    assert drawn[10] == match.game_options(spec, 11, "engine1", 7)
+    assert {dict(o)["Threads"] for o, _ in drawn} == {"1", "2"}
+    assert {dict(o)["Hash"] for o, _ in drawn} == {"8", "16", "32"}
+    skipped = sum(skip for _, skip in drawn)
+    assert 60 < skipped < 140
+    assert match.game_options(match.EngineSpec("x", []), 3, "engine1", 7) == ([], False)
+
+
+def test_time_use_text_reports_quantiles_of_time_and_clock_share():
+    times = [(0.010 * i, 1.0) for i in range(1, 101)]
+    text = match.time_use_text(times)
+    assert "over 100 moves" in text
+    assert "median 510" in text and "max 1000" in text
+    assert "max 100.0%" in text
