@@ -13,17 +13,9 @@ fn twenty_won_endings_are_mated_within_the_fifty_move_rule() {
     let Some(tables) = common::shared_syzygy_dir() else {
         return;
     };
-    let python_chess = Command::new("python3")
-        .args(["-c", "import chess, chess.engine"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let stockfish = Path::new("/usr/games/stockfish").exists();
-    if !(python_chess && stockfish) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must provide python-chess and /usr/games/stockfish (.ci/run installs them)"
-        );
-        eprintln!("skipping: python-chess or /usr/games/stockfish not installed");
+    let present =
+        common::python_imports("chess, chess.engine") && Path::new("/usr/games/stockfish").exists();
+    if !common::tools_present(present, "python-chess and /usr/games/stockfish") {
         return;
     }
     let script =

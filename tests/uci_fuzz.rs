@@ -6,24 +6,11 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn python_chess() -> bool {
-    let present = Command::new("python3")
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !present {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must provide python-chess (.ci/run installs it)"
-        );
-        eprintln!("skipping: python-chess not installed");
-    }
-    present
-}
+mod common;
 
 #[test]
 fn fuzzing_the_protocol_finds_no_fault() {
-    if !python_chess() {
+    if !common::tools_present(common::python_imports("chess"), "python-chess") {
         return;
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

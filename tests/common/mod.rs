@@ -3,10 +3,12 @@
 
 use std::path::PathBuf;
 
-/// `../shared/epd` beside the repository. In CI (`CI` set) it must exist; elsewhere a test
+/// `../shared/<name>` beside the repository. In CI (`CI` set) it must exist; elsewhere a test
 /// that needs it prints why it skips and returns `None`.
-pub fn shared_epd_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/epd");
+fn shared_dir(name: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(name);
     if dir.is_dir() {
         return Some(dir);
     }
@@ -20,21 +22,35 @@ pub fn shared_epd_dir() -> Option<PathBuf> {
     None
 }
 
-/// `../shared/syzygy` beside the repository (every 3- and 4-piece table), under the same
-/// rule as [`shared_epd_dir`]: required in CI, skipped with a message elsewhere.
+/// `../shared/epd`: the standard EPD suites.
+pub fn shared_epd_dir() -> Option<PathBuf> {
+    shared_dir("epd")
+}
+
+/// `../shared/syzygy`: every 3- and 4-piece Syzygy table.
 pub fn shared_syzygy_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy");
-    if dir.is_dir() {
-        return Some(dir);
+    shared_dir("syzygy")
+}
+
+/// Whether `python3` can import `modules` (e.g. "chess, chess.engine").
+pub fn python_imports(modules: &str) -> bool {
+    std::process::Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether the tools a test needs are here (`present`); in CI they must be, elsewhere the test
+/// prints why it skips.
+pub fn tools_present(present: bool, what: &str) -> bool {
+    if !present {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must provide {what} (.ci/run installs it)"
+        );
+        eprintln!("skipping: {what} not installed");
     }
-    if std::env::var_os("CI").is_some() {
-        panic!("CI is set but {} is missing", dir.display());
-    }
-    eprintln!(
-        "skipping: {} not found (it sits beside the repository in CI)",
-        dir.display()
-    );
-    None
+    present
 }
 
 /// One line of perft.epd: a FEN and the expected counts by depth (`;D1 20 ;D2 400 ...`).

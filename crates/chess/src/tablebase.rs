@@ -78,7 +78,8 @@ pub struct RootFilter {
     /// The legal moves that keep that outcome (all of them when every move loses); in a
     /// won position, those of them within the slack of the least DTZ.
     pub keep: Vec<Move>,
-    /// In a won position the DTZ-optimal winning moves; otherwise the same as `keep`.
+    /// In a won position the DTZ-optimal winning moves (the fallback when every kept move
+    /// allows a repetition); empty otherwise.
     pub nearest: Vec<Move>,
 }
 
@@ -267,22 +268,22 @@ impl Tablebases {
             }
             // Every move that keeps the draw (cursed wins and blessed losses are draws).
             TableOutcome::Draw => {
-                let keep: Vec<Move> = ranked
+                let keep = ranked
                     .iter()
                     .filter(|&&(_, r, _)| r >= -1)
                     .map(|&(m, _, _)| m)
                     .collect();
-                (keep.clone(), keep)
+                (keep, Vec::new())
             }
             // Every move when all lose alike; only the doubtful losses (DTZ rounding may
             // leave a fifty-move draw) when some are.
             TableOutcome::Loss => {
-                let keep: Vec<Move> = ranked
+                let keep = ranked
                     .iter()
                     .filter(|&&(_, r, _)| r == best)
                     .map(|&(m, _, _)| m)
                     .collect();
-                (keep.clone(), keep)
+                (keep, Vec::new())
             }
         };
         Some(RootFilter {
