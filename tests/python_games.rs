@@ -47,6 +47,7 @@ fn match_runner_tests_then_twenty_real_games() {
                 "tests/python/test_match.py",
                 "tests/python/test_gauntlet.py",
                 "tests/python/test_param_sprt.py",
+                "tests/python/test_elo_ablation.py",
                 "tests/python/test_uci_epd.py",
                 "tests/python/test_sprt_join.py",
             ])

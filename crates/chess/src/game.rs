@@ -103,8 +103,8 @@ impl Game for Position {
 
     #[inline]
     fn draw(&self, search_root_ply: usize) -> Option<Draw> {
-        if self.is_repetition(search_root_ply) {
-            return Some(Draw::Repetition);
+        if let Some(plies_back) = self.repetition_distance(search_root_ply) {
+            return Some(Draw::Repetition { plies_back });
         }
         if self.is_fifty_move_draw() {
             // Mate on the hundredth half-move still counts.
@@ -115,6 +115,11 @@ impl Game for Position {
             return Some(Draw::Material);
         }
         None
+    }
+
+    #[inline]
+    fn history_signature(&self, search_root_ply: usize, plies: usize) -> Option<u64> {
+        Some(Position::history_signature(self, search_root_ply, plies))
     }
 
     #[inline]

@@ -374,10 +374,54 @@ impl Position {
         }
     }
 
+    /// A signature of the last `plies` positions before this one, for the search's
+    /// `GHI=exact`: the multiset of those positions (within the repetition window), each
+    /// tagged with whether it lies before `search_root` (where a repetition must happen
+    /// twice), plus the fifty-move count when `plies` covers the whole window.
+    /// Order-independent (a wrapping sum of mixed keys): a repetition's verdict depends on
+    /// which positions lie on the path, not on their order.
+    pub fn history_signature(&self, search_root: usize, plies: usize) -> u64 {
+        /// SplitMix64's finaliser: spreads a key so sums of keys do not cancel.
+        fn mix(mut x: u64) -> u64 {
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        }
+        const BEFORE_ROOT: u64 = 0x5851_F42D_4C95_7F2D;
+        const CLOCK: u64 = 0x2545_F491_4F6C_DD1D;
+        let top = self.top;
+        let window = (self.top().reversible_plies as usize).min(top);
+        let span = plies.min(window);
+        let first = top - span;
+        let positions =
+            self.frames[first..top]
+                .iter()
+                .enumerate()
+                .fold(0u64, |sum, (offset, frame)| {
+                    let tag = if first + offset < search_root {
+                        BEFORE_ROOT
+                    } else {
+                        0
+                    };
+                    sum.wrapping_add(mix(frame.key ^ tag))
+                });
+        if plies >= window {
+            positions.wrapping_add(mix(u64::from(self.halfmoves()) ^ CLOCK))
+        } else {
+            positions
+        }
+    }
+
     /// Whether the position repeats one earlier in the stack, counted as a draw:
     /// once since `search_root` (a repetition inside the search path), or twice overall
     /// (the threefold rule over the game history).
     pub fn is_repetition(&self, search_root: usize) -> bool {
+        self.repetition_distance(search_root).is_some()
+    }
+
+    /// For a repetition counted as a draw (see [`Position::is_repetition`]), how many plies
+    /// back the earliest occurrence the verdict needs lies.
+    pub fn repetition_distance(&self, search_root: usize) -> Option<usize> {
         let top = self.top;
         let window = self.top().reversible_plies as usize;
         let key = self.top().key;
@@ -387,16 +431,16 @@ impl Position {
             let i = top - back;
             if self.frames[i].key == key {
                 if i >= search_root {
-                    return true;
+                    return Some(back);
                 }
                 seen += 1;
                 if seen >= 2 {
-                    return true;
+                    return Some(back);
                 }
             }
             back += 2;
         }
-        false
+        None
     }
 
     /// Whether the side to move has a move that repeats a position of the search path (from

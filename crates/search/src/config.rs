@@ -47,6 +47,31 @@ pub enum GhiMode {
     Ignore,
     /// Mark path-dependent values in the table and never take a cutoff from them.
     Mark,
+    /// Kishimoto & Müller's general solution ("A General Solution to the Graph History
+    /// Interaction Problem", AAAI 2004), adapted to alpha-beta: a path-dependent value is
+    /// stored with a signature of the history it was searched under (the positions a search
+    /// from there could repeat, and the move-rule count), and cuts off only where the
+    /// current path has the same signature, so it is reused exactly along compatible paths.
+    Exact,
+}
+
+impl GhiMode {
+    /// Every mode, for option lists.
+    pub const ALL: [GhiMode; 3] = [GhiMode::Mark, GhiMode::Ignore, GhiMode::Exact];
+
+    /// The mode's name in options and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            GhiMode::Ignore => "ignore",
+            GhiMode::Mark => "mark",
+            GhiMode::Exact => "exact",
+        }
+    }
+
+    /// The mode called `name` (as [`GhiMode::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|mode| mode.name() == name)
+    }
 }
 
 /// Every enhancement's switch and parameters.

@@ -37,18 +37,25 @@ impl<G: Game> Searcher<G> {
                 self.config.tt_wide_keys,
                 self.config.tt_replacement,
             );
+            // The child's history is this path plus the move, so it is checked while played.
+            let usable = hit.is_some_and(|h| {
+                h.flags & EntryFlags::PATH_DEPENDENT == 0 || self.path_compatible(game, &h)
+            });
+            let dependence = hit.map(|h| self.entry_dependence(game, &h));
             game.undo();
-            let Some(hit) = hit else { continue };
-            if hit.depth < depth - 1 || hit.bound == Bound::Lower {
+            let (Some(hit), Some(dependence)) = (hit, dependence) else {
                 continue;
-            }
-            if self.config.ghi == GhiMode::Mark && hit.flags & EntryFlags::PATH_DEPENDENT != 0 {
+            };
+            if hit.depth < depth - 1 || hit.bound == Bound::Lower || !usable {
                 continue;
             }
             let value = -score::from_table(hit.value, ply + 1);
             if value >= beta {
                 self.stats.etc_cutoffs += 1;
-                self.path_dependent = false;
+                if dependence.is_some() && self.config.ghi == GhiMode::Exact {
+                    self.stats.ghi_exact_reuses += 1;
+                }
+                self.dependence = dependence;
                 return Some(if self.config.fail_soft { value } else { beta });
             }
         }

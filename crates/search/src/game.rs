@@ -8,21 +8,13 @@ use std::fmt::Debug;
 /// Why a position is drawn without searching it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Draw {
-    /// The position repeats one on the path (search path or game history).
-    Repetition,
+    /// The position repeats one on the path (search path or game history); `plies_back`
+    /// reaches the earliest occurrence the verdict needs.
+    Repetition { plies_back: usize },
     /// A rule counting reversible moves (chess: fifty moves).
     MoveRule,
     /// Neither side can win any more (chess: insufficient material).
     Material,
-}
-
-impl Draw {
-    /// Whether the verdict depends on how the position was reached (the GHI problem):
-    /// repetitions and move-count rules do, material does not.
-    #[inline]
-    pub fn depends_on_path(self) -> bool {
-        !matches!(self, Draw::Material)
-    }
 }
 
 /// The value of a position in which the side to move has no legal move.
@@ -101,6 +93,15 @@ pub trait Game: Clone + Send + 'static {
     /// A draw by rule at this point of the path; `search_root_ply` is `ply()` at the root,
     /// so repetitions inside the search can be told from those in the game history.
     fn draw(&self, search_root_ply: usize) -> Option<Draw>;
+    /// A signature of the last `plies` positions before this one (those since the last
+    /// irreversible move, when `plies` reaches further, and then the move-rule count too),
+    /// each with whether it lies before `search_root_ply`, where repetitions count
+    /// differently. Two paths to a position with equal signatures over the distance a
+    /// value's draws reached give that value the same draws (`GHI=exact`). `None`: not
+    /// tracked (then `exact` acts as `mark`).
+    fn history_signature(&self, _search_root_ply: usize, _plies: usize) -> Option<u64> {
+        None
+    }
     /// The value when the side to move has no legal move.
     fn no_moves(&self) -> NoMoves;
     /// Whether the side to move can repeat a position of the search path (from

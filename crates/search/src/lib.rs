@@ -10,7 +10,8 @@
 //! - `pruning.rs`: null move, late move reductions, futility, late move, SEE and history
 //!   pruning; `probcut.rs`; `singular.rs` (singular extensions, multi-cut);
 //!   `correction.rs` (correction history); `extensions.rs`; `quiescence.rs`
-//! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs;
+//! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs; `ghi.rs`:
+//!   path-dependent values (graph history interaction: ignore, mark, exact);
 //!   `tablebase.rs`: endgame-table results as bounds (`Game::table_outcome`)
 //! - `threads.rs`: Lazy SMP; `limits.rs`: limits and stopping; `config.rs`, `stats.rs`
 //! - `random_tree.rs`: artificial game trees and reference negamax for tests
@@ -23,6 +24,7 @@ pub mod driver;
 mod etc;
 mod extensions;
 pub mod game;
+mod ghi;
 pub mod history;
 pub mod killers;
 pub mod limits;

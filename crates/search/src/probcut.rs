@@ -81,6 +81,7 @@ impl<G: Game> Searcher<G> {
                             bound: Bound::Lower,
                             iteration: self.root_depth as u8,
                             flags,
+                            path_signature: 0,
                         },
                     );
                 }

@@ -134,7 +134,7 @@ impl<G: Game> Searcher<G> {
         if self.stopped || value < beta {
             return None;
         }
-        let path_dependent = self.path_dependent;
+        let dependence = self.dependence;
         // A null-move "mate" is not a proven mate.
         let value = if score::is_decisive(value) {
             beta
@@ -161,7 +161,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.stats.null_cutoffs += 1;
-        self.path_dependent = path_dependent;
+        self.dependence = dependence;
         if self.config.tt && self.config.null_store_tt {
             let flags = self.entry_flags(ply) | EntryFlags::NULL_MOVE;
             self.store(
@@ -174,6 +174,7 @@ impl<G: Game> Searcher<G> {
                     bound: Bound::Lower,
                     iteration: self.root_depth as u8,
                     flags,
+                    path_signature: 0,
                 },
             );
         }

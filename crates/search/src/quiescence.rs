@@ -3,6 +3,7 @@
 //! optional checks at the first quiescence ply, optional delta pruning, table probing.
 
 use crate::game::{Game, NoMoves};
+use crate::ghi::Dependence;
 use crate::ordering::{Class, MovePicker};
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::Searcher;
@@ -19,14 +20,14 @@ impl<G: Game> Searcher<G> {
         qply: u32,
     ) -> i32 {
         self.pv.clear(ply);
-        self.path_dependent = false;
+        self.dependence = Dependence::NONE;
         if self.should_stop() {
             return 0;
         }
         self.stats.qnodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply);
         if let Some(draw) = game.draw(self.root_ply) {
-            self.path_dependent = draw.depends_on_path();
+            self.dependence = Dependence::of_draw(draw, game.ply());
             return DRAW;
         }
         if !self.config.quiescence || ply >= MAX_PLY - 1 {
@@ -60,8 +61,8 @@ impl<G: Game> Searcher<G> {
         }
 
         let mut best_move = 0u16;
-        let mut best_path_dependent = false;
-        let mut any_path_dependent = false;
+        let mut best_dependence = Dependence::NONE;
+        let mut any_dependence = Dependence::NONE;
         let mut searched = 0usize;
         let mut picker = MovePicker::<G>::tactical(tt_move);
         // The picker already sorted losing captures out by SEE when the knowledge heuristic
@@ -98,10 +99,10 @@ impl<G: Game> Searcher<G> {
                 return 0;
             }
             searched += 1;
-            any_path_dependent |= self.path_dependent;
+            any_dependence = any_dependence.merge(self.dependence);
             if value > best {
                 best = value;
-                best_path_dependent = self.path_dependent;
+                best_dependence = self.dependence;
                 if value > alpha {
                     best_move = packed;
                     if value >= beta {
@@ -121,7 +122,8 @@ impl<G: Game> Searcher<G> {
                 qply,
                 best,
                 &mut best_move,
-                &mut any_path_dependent,
+                &mut best_dependence,
+                &mut any_dependence,
             );
         }
         if in_check && searched == 0 {
@@ -142,10 +144,10 @@ impl<G: Game> Searcher<G> {
         } else {
             Bound::Upper
         };
-        self.path_dependent = if bound == Bound::Lower {
-            best_path_dependent
+        self.dependence = if bound == Bound::Lower {
+            best_dependence
         } else {
-            any_path_dependent
+            any_dependence
         };
         if use_tt {
             let flags = self.entry_flags(ply);
@@ -159,6 +161,7 @@ impl<G: Game> Searcher<G> {
                     bound,
                     iteration: self.root_depth as u8,
                     flags,
+                    path_signature: 0,
                 },
             );
         }
@@ -176,7 +179,8 @@ impl<G: Game> Searcher<G> {
         qply: u32,
         mut best: i32,
         best_move: &mut u16,
-        any_path_dependent: &mut bool,
+        best_dependence: &mut Dependence,
+        any_dependence: &mut Dependence,
     ) -> i32 {
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
@@ -194,9 +198,10 @@ impl<G: Game> Searcher<G> {
             if self.stopped {
                 return best;
             }
-            *any_path_dependent |= self.path_dependent;
+            *any_dependence = any_dependence.merge(self.dependence);
             if value > best {
                 best = value;
+                *best_dependence = self.dependence;
                 if value > alpha {
                     *best_move = G::encode(m);
                     if value >= beta {

@@ -4,6 +4,7 @@
 use crate::config::{Algorithm, GhiMode, HistoryWeight};
 use crate::continuation::ContinuationKeys;
 use crate::game::{Game, NoMoves};
+use crate::ghi::Dependence;
 use crate::history::gravity_bonus;
 use crate::ordering::{Class, Hints, MovePicker};
 use crate::pruning::MoveScores;
@@ -44,7 +45,7 @@ impl<G: Game> Searcher<G> {
             return self.quiescence(game, alpha, beta, ply, 0);
         }
         self.pv.clear(ply);
-        self.path_dependent = false;
+        self.dependence = Dependence::NONE;
         if self.should_stop() {
             return 0;
         }
@@ -52,7 +53,7 @@ impl<G: Game> Searcher<G> {
         self.stats.seldepth = self.stats.seldepth.max(ply);
 
         if let Some(draw) = game.draw(self.root_ply) {
-            self.path_dependent = draw.depends_on_path();
+            self.dependence = Dependence::of_draw(draw, game.ply());
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
@@ -73,7 +74,8 @@ impl<G: Game> Searcher<G> {
             self.stats.upcoming_repetitions += 1;
             alpha = DRAW;
             if alpha >= beta {
-                self.path_dependent = true;
+                // Which earlier position the move repeats is not known: all of them.
+                self.dependence = Dependence::WHOLE_HISTORY;
                 return alpha;
             }
         }
@@ -196,8 +198,8 @@ impl<G: Game> Searcher<G> {
 
         let mut best = -INFINITY;
         let mut best_move = 0u16;
-        let mut best_path_dependent = false;
-        let mut any_path_dependent = false;
+        let mut best_dependence = Dependence::NONE;
+        let mut any_dependence = Dependence::NONE;
         let mut searched = 0usize;
         // History slots of the quiet moves searched so far (gravity maluses on a cutoff).
         let mut quiets_tried = [0u32; MAX_QUIETS_TRIED];
@@ -301,10 +303,10 @@ impl<G: Game> Searcher<G> {
                 return 0;
             }
             searched += 1;
-            any_path_dependent |= self.path_dependent;
+            any_dependence = any_dependence.merge(self.dependence);
             if value > best {
                 best = value;
-                best_path_dependent = self.path_dependent;
+                best_dependence = self.dependence;
                 if value > alpha {
                     best_move = packed;
                     if value >= beta {
@@ -353,8 +355,8 @@ impl<G: Game> Searcher<G> {
                 NoMoves::Draw => DRAW,
                 NoMoves::Value(v) => score::clamp_eval(v),
             };
-            best_path_dependent = false;
-            any_path_dependent = false;
+            best_dependence = Dependence::NONE;
+            any_dependence = Dependence::NONE;
         } else if best_move != 0 && best < beta && self.config.history {
             // The best move of a PV node earns history too (not only cutoff moves).
             if let Some(m) = game.decode(best_move)
@@ -377,10 +379,10 @@ impl<G: Game> Searcher<G> {
             Bound::Upper
         };
         // GHI: a cutoff rests on the refuting move alone; any other value on every child.
-        self.path_dependent = if bound == Bound::Lower {
-            best_path_dependent
+        self.dependence = if bound == Bound::Lower {
+            best_dependence
         } else {
-            any_path_dependent
+            any_dependence
         };
         if self.config.correction_history
             && !in_check
@@ -410,6 +412,7 @@ impl<G: Game> Searcher<G> {
                     bound,
                     iteration: self.root_depth as u8,
                     flags,
+                    path_signature: 0,
                 },
             );
         }
@@ -666,7 +669,7 @@ impl<G: Game> Searcher<G> {
     #[inline]
     pub(crate) fn entry_flags(&self, ply: usize) -> u8 {
         let mut flags = 0;
-        if self.path_dependent {
+        if self.dependence.is_some() {
             flags |= EntryFlags::PATH_DEPENDENT;
         }
         if self.in_presearch && ply == self.presearch_ply {
@@ -719,8 +722,8 @@ impl<G: Game> Searcher<G> {
                 if hit.flags & EntryFlags::PRESEARCH != 0 {
                     self.stats.presearch_reused += 1;
                 }
-                // The cutoff's value rests on a repetition if the entry's did.
-                self.path_dependent = hit.flags & EntryFlags::PATH_DEPENDENT != 0;
+                // The cutoff's value rests on what the entry's did.
+                self.dependence = self.entry_dependence(game, &hit);
                 return Err(if self.config.fail_soft {
                     value
                 } else {
@@ -746,7 +749,8 @@ impl<G: Game> Searcher<G> {
     /// Whether a table value may end the node: the GHI and move-rule guards.
     #[inline]
     fn trustworthy(&mut self, game: &G, hit: &Hit, value: i32) -> bool {
-        if self.config.ghi == GhiMode::Mark && hit.flags & EntryFlags::PATH_DEPENDENT != 0 {
+        let path_dependent = hit.flags & EntryFlags::PATH_DEPENDENT != 0;
+        if path_dependent && !self.path_compatible(game, hit) {
             self.stats.tt_path_refusals += 1;
             return false;
         }
@@ -768,6 +772,9 @@ impl<G: Game> Searcher<G> {
                     return false;
                 }
             }
+        }
+        if path_dependent && self.config.ghi == GhiMode::Exact {
+            self.stats.ghi_exact_reuses += 1;
         }
         true
     }

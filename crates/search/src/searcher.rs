@@ -8,6 +8,7 @@ use crate::config::SearchConfig;
 use crate::continuation::{CONTINUATION_PLIES, ContinuationHistory, NO_SLOT};
 use crate::correction::CorrectionHistory;
 use crate::game::Game;
+use crate::ghi::Dependence;
 use crate::history::{CounterMoves, History};
 use crate::killers::Killers;
 use crate::limits::{Limits, SearchControl};
@@ -123,8 +124,8 @@ pub struct Searcher<G: Game> {
     pub(crate) in_presearch: bool,
     pub(crate) presearch_ply: usize,
     pub(crate) stopped: bool,
-    /// Set by every node before it returns: its value rests on a path-dependent draw.
-    pub(crate) path_dependent: bool,
+    /// Set by every node before it returns: what draws by rule its value rests on (GHI).
+    pub(crate) dependence: Dependence,
     /// Static evals by ply as pruning uses them (corrected), and as evaluated (raw).
     pub(crate) static_evals: [i32; MAX_PLY + 2],
     pub(crate) raw_evals: [i32; MAX_PLY + 2],
@@ -170,7 +171,7 @@ impl<G: Game> Searcher<G> {
             in_presearch: false,
             presearch_ply: 0,
             stopped: false,
-            path_dependent: false,
+            dependence: Dependence::NONE,
             static_evals: [0; MAX_PLY + 2],
             raw_evals: [0; MAX_PLY + 2],
             excluded: [0; MAX_PLY + 2],
@@ -276,6 +277,13 @@ impl<G: Game> Searcher<G> {
     /// Stores a node's result, counting what happened.
     #[inline]
     pub(crate) fn store(&mut self, game: &G, entry: &Store) {
+        let signed;
+        let entry = if let Some(with_path) = self.with_path_information(game, entry) {
+            signed = with_path;
+            &signed
+        } else {
+            entry
+        };
         let outcome = self.tt.store(
             game.key(),
             game.key_extension(),

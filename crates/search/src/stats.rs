@@ -22,6 +22,9 @@ pub struct SearchStats {
     pub tt_bad_moves: u64,
     /// Table cutoffs refused because the value rested on a repetition (GHI).
     pub tt_path_refusals: u64,
+    /// Cutoffs (table and ETC) from path-dependent values whose history signature matched
+    /// this path (`GHI=exact`).
+    pub ghi_exact_reuses: u64,
     /// Nodes whose alpha rose to the draw score: a move repeats a position of the path.
     pub upcoming_repetitions: u64,
     pub beta_cutoffs: u64,
@@ -99,6 +102,7 @@ impl Default for SearchStats {
             tt_overwrites: 0,
             tt_bad_moves: 0,
             tt_path_refusals: 0,
+            ghi_exact_reuses: 0,
             upcoming_repetitions: 0,
             beta_cutoffs: 0,
             first_move_cutoffs: 0,
@@ -190,6 +194,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tt_overwrites += o.tt_overwrites;
         self.tt_bad_moves += o.tt_bad_moves;
         self.tt_path_refusals += o.tt_path_refusals;
+        self.ghi_exact_reuses += o.ghi_exact_reuses;
         self.upcoming_repetitions += o.upcoming_repetitions;
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
@@ -251,7 +256,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "tt: probes {} hits {} ({:.1}%) cutoffs {} stores {} overwrites {} bad-moves {} path-refusals {}",
+            "tt: probes {} hits {} ({:.1}%) cutoffs {} stores {} overwrites {} bad-moves {} path-refusals {} ghi-exact-reuses {}",
             self.tt_probes,
             self.tt_hits,
             pct(self.tt_hits, self.tt_probes),
@@ -259,7 +264,8 @@ impl fmt::Display for SearchStats {
             self.tt_stores,
             self.tt_overwrites,
             self.tt_bad_moves,
-            self.tt_path_refusals
+            self.tt_path_refusals,
+            self.ghi_exact_reuses
         )?;
         writeln!(
             f,

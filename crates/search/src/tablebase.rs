@@ -7,6 +7,7 @@
 //! ends when the bound settles it against the window; otherwise it is searched as usual.
 
 use crate::game::{Game, TableOutcome};
+use crate::ghi::Dependence;
 use crate::score::{self, Bound, DRAW, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::tt::Store;
@@ -63,7 +64,7 @@ impl<G: Game> Searcher<G> {
         }
         self.stats.tb_cutoffs += 1;
         // Right after an irreversible move the verdict does not depend on the path.
-        self.path_dependent = false;
+        self.dependence = Dependence::NONE;
         if self.config.tt {
             let flags = self.entry_flags(ply);
             let eval = score::clamp_eval(game.evaluate());
@@ -77,6 +78,7 @@ impl<G: Game> Searcher<G> {
                     bound,
                     iteration: self.root_depth as u8,
                     flags,
+                    path_signature: 0,
                 },
             );
         }

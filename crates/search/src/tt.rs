@@ -7,7 +7,7 @@
 //! | `w0` | `key ^ w1 ^ w2`                                                   |
 //! | `w1` | data: move (bits 0-15), value (16-31), static eval (32-47),       |
 //! |      | depth (48-55), bound (56-57, 0 = empty), flags (58-63)            |
-//! | `w2` | meta: generation (bits 0-7), iteration (8-15), the rest 0         |
+//! | `w2` | meta: generation (bits 0-7), iteration (8-15), path signature (16-63) |
 //! | `w3` | `key_ext ^ w1 ^ w2`                                               |
 //!
 //! Every access is a `Relaxed` atomic load or store, so sharing the table is free of data
@@ -36,6 +36,10 @@ const MIN_DEPTH: i32 = -1;
 const MAX_DEPTH: i32 = 127;
 /// In [`Replacement::Bucket`], one search of age outweighs this many plies of depth.
 const AGE_WEIGHT: i32 = 8;
+
+/// Bits of a path signature the meta word keeps.
+pub const PATH_SIGNATURE_BITS: u32 = 48;
+const PATH_SIGNATURE_SHIFT: u32 = 16;
 
 const BOUND_SHIFT: u32 = 56;
 const FLAGS_SHIFT: u32 = 58;
@@ -123,6 +127,8 @@ pub struct Hit {
     pub iteration: u8,
     /// [`EntryFlags`] bits.
     pub flags: u8,
+    /// The stored [`Store::path_signature`] (48 bits).
+    pub path_signature: u64,
 }
 
 /// What [`TranspositionTable::store`] writes. The generation is the table's current one.
@@ -142,6 +148,9 @@ pub struct Store {
     pub iteration: u8,
     /// [`EntryFlags`] bits (the low 6 are kept).
     pub flags: u8,
+    /// For a path-dependent value under `GHI=exact`: the history it was searched under
+    /// (only the low [`PATH_SIGNATURE_BITS`] are kept); 0 otherwise.
+    pub path_signature: u64,
 }
 
 /// What a store did, for statistics.
@@ -228,6 +237,7 @@ impl Words {
             generation: self.generation(),
             iteration: (self.meta >> 8) as u8,
             flags: (self.data >> FLAGS_SHIFT) as u8,
+            path_signature: self.meta >> PATH_SIGNATURE_SHIFT,
         }
     }
 }
@@ -248,8 +258,8 @@ fn pack_data(mv: u16, entry: &Store, depth: i32) -> u64 {
         | (u64::from(entry.flags & FLAGS_MASK) << FLAGS_SHIFT)
 }
 
-fn pack_meta(generation: u8, iteration: u8) -> u64 {
-    u64::from(generation) | (u64::from(iteration) << 8)
+fn pack_meta(generation: u8, iteration: u8, path_signature: u64) -> u64 {
+    u64::from(generation) | (u64::from(iteration) << 8) | (path_signature << PATH_SIGNATURE_SHIFT)
 }
 
 /// A table size the allocator refused.
@@ -436,7 +446,7 @@ impl TranspositionTable {
 
         let generation = self.generation();
         let depth = entry.depth.clamp(MIN_DEPTH, MAX_DEPTH);
-        let meta = pack_meta(generation, entry.iteration);
+        let meta = pack_meta(generation, entry.iteration, entry.path_signature);
         let words = |mv: u16| Words::new(key, key_ext, pack_data(mv, entry, depth), meta);
 
         // This key's own entry is refreshed wherever it sits in the group. A 64-bit match is
@@ -546,6 +556,7 @@ mod tests {
             bound: Bound::Exact,
             iteration: 0,
             flags: 0,
+            path_signature: 0,
         }
     }
 
@@ -564,6 +575,7 @@ mod tests {
             generation,
             iteration: e.iteration,
             flags: e.flags,
+            path_signature: e.path_signature & ((1 << PATH_SIGNATURE_BITS) - 1),
         }
     }
 
@@ -657,6 +669,12 @@ mod tests {
                         bound: BOUNDS[(i + j + k) % 3],
                         iteration: (n * 7) as u8,
                         flags: (n % 64) as u8,
+                        // Every bit set, none, and patterns that overflow the 48 kept bits.
+                        path_signature: match n % 3 {
+                            0 => 0,
+                            1 => u64::MAX,
+                            _ => n.wrapping_mul(0xD6E8_FEB8_6659_FD93),
+                        },
                     };
                     let key = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
                     let ext = !key;
@@ -927,6 +945,7 @@ mod tests {
             bound: BOUNDS[(key % 3) as usize],
             iteration: (key >> 56) as u8,
             flags: (key >> 40) as u8 & FLAGS_MASK,
+            path_signature: key.rotate_left(13) >> 16,
         }
     }
 

@@ -14,6 +14,10 @@
 //! a naive table reuses X = 0 from the first path and returns R = 0; the truth is -5.
 //! (T and U put R below the root, where moves come in generation order: the root itself
 //! re-orders its moves by the previous iteration.)
+//!
+//! `GHI=exact` (Kishimoto & Müller's solution) gets it right too: X's value rests on P, one
+//! of the two plies above X, and those differ on the two paths. Unlike `mark` it keeps
+//! values whose repetitions lie below their own node (R's) as ordinary entries.
 
 use horizon_search::config::{GhiMode, SearchConfig};
 use horizon_search::game::{Draw, Game, NoMoves};
@@ -151,8 +155,21 @@ impl Game for Graph {
             .rev()
             .skip(1)
             .step_by(2)
-            .any(|i| self.path[i] == node)
-            .then_some(Draw::Repetition)
+            .find(|&i| self.path[i] == node)
+            .map(|i| Draw::Repetition {
+                plies_back: here - i,
+            })
+    }
+    fn history_signature(&self, _search_root_ply: usize, plies: usize) -> Option<u64> {
+        // Every earlier position can repeat (the graph has no irreversible move), and the
+        // rule is the same before and after the root.
+        let here = self.path.len() - 1;
+        Some((here.saturating_sub(plies)..here).fold(0u64, |sum, i| {
+            let white = i % 2 == 0;
+            let key =
+                (self.path[i] as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(white);
+            sum.wrapping_add(key.wrapping_mul(0xD6E8_FEB8_6659_FD93).rotate_left(29))
+        }))
     }
     fn no_moves(&self) -> NoMoves {
         let white = leaf_value(self.node());
@@ -218,14 +235,17 @@ fn path_aware_value(game: &mut Graph) -> i32 {
     best
 }
 
-fn root_value(ghi: GhiMode) -> i32 {
+fn table_searcher(ghi: GhiMode) -> Searcher<Graph> {
     let config = SearchConfig {
         tt: true,
         ghi,
         ..SearchConfig::exact_bare()
     };
-    let mut searcher = Searcher::<Graph>::standalone(config, 1);
-    let result = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+    Searcher::<Graph>::standalone(config, 1)
+}
+
+fn root_value(ghi: GhiMode) -> i32 {
+    let result = table_searcher(ghi).search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
     result.score
 }
 
@@ -253,4 +273,37 @@ fn without_a_table_the_search_is_right_too() {
     let mut searcher = Searcher::<Graph>::standalone(SearchConfig::exact_bare(), 1);
     let result = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
     assert_eq!(result.score, -5);
+}
+
+#[test]
+fn exact_path_signatures_give_the_true_value() {
+    assert_eq!(root_value(GhiMode::Exact), -5);
+}
+
+/// Searching the same position twice. R's value rests on repeating P, a position below R
+/// (R-P-X-Y-Z-P), so it holds on every path to R: `exact` stores it as an ordinary entry,
+/// while `mark` flags it and refuses it in the second search, which then searches again.
+#[test]
+fn exact_keeps_the_path_dependent_values_mark_throws_away() {
+    let second_search = |ghi: GhiMode| {
+        let mut searcher = table_searcher(ghi);
+        let first = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+        assert_eq!(first.score, -5, "{ghi:?}, first search");
+        let second = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+        assert_eq!(second.score, -5, "{ghi:?}, second search");
+        second.stats
+    };
+    let mark = second_search(GhiMode::Mark);
+    let exact = second_search(GhiMode::Exact);
+    assert!(mark.tt_path_refusals > 0, "mark refuses: {mark:?}");
+    assert_eq!(
+        exact.tt_path_refusals, 0,
+        "exact refuses nothing: {exact:?}"
+    );
+    assert!(
+        exact.total_nodes() < mark.total_nodes(),
+        "exact {} nodes, mark {}",
+        exact.total_nodes(),
+        mark.total_nodes()
+    );
 }

@@ -652,18 +652,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     ),
     SearchOption {
         name: "GHI",
-        kind: Kind::Combo(&["mark", "ignore"]),
-        help: "repetition-dependent values: mark and refuse, or ignore",
-        get: |c| match c.ghi {
-            GhiMode::Mark => "mark".into(),
-            GhiMode::Ignore => "ignore".into(),
-        },
+        kind: Kind::Combo(&["mark", "ignore", "exact"]),
+        help: "repetition-dependent values: mark and refuse, ignore, or reuse along paths with the same history (exact)",
+        get: |c| c.ghi.name().into(),
         set: |c, v| {
-            c.ghi = if v == "mark" {
-                GhiMode::Mark
-            } else {
-                GhiMode::Ignore
-            };
+            c.ghi = GhiMode::from_name(v)?;
             Some(())
         },
     },
