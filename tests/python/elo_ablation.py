@@ -53,9 +53,10 @@ ENHANCEMENTS: Dict[str, Tuple[str, str]] = {
     "gravity": ("gravity history updates replaced by 2^d", "HistoryWeight=pow2"),
     "see-pruning": ("SEE pruning of quiet moves and captures off", "SEEPruning=false"),
     "iir": ("internal iterative reduction off", "IIR=false"),
+    "ghi-exact": ("GHI=exact instead of the default mark", "GHI=exact"),
 }
 # Switched on, not off: their row measures the default (without them) against them.
-TURNED_ON = {"presearch", "etc"}
+TURNED_ON = {"presearch", "etc", "ghi-exact"}
 
 CSV_FIELDS = ["enhancement", "change", "games", "wins", "draws", "losses", "elo", "lower", "upper",
               "errors", "minutes"]
