@@ -31,6 +31,7 @@ import chess.engine
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gauntlet  # noqa: E402
 import match  # noqa: E402
+import param_sprt  # noqa: E402
 
 NOOB_OPENINGS = os.path.join(gauntlet.REPO_ROOT, gauntlet.NOOB_OPENINGS)
 
@@ -265,14 +266,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             continue
         _, change = ENHANCEMENTS[name]
         assignments = [match.parse_option(part) for part in change.split()]
-        cfg = match.MatchConfig(
-            engine1=match.EngineSpec(args.engine, base_options + assignments, f"Horizon [{change}]", "uci"),
-            engine2=match.EngineSpec(args.engine, base_options, "Horizon [defaults]", "uci"),
-            base=base, inc=inc, games=args.games, concurrency=args.concurrency, openings_path=args.openings,
-            opening_start=args.opening_start, sprt=sprt, pgn_path=args.pgn, pgn_append=True,
-            save_logs="errors", quiet=True, event=f"Elo ablation {name}",
-            adjudication=match.Adjudication(args.resign_moves, args.resign_score, args.draw_moves, args.draw_score,
-                                            args.draw_movenumber))
+        cfg = param_sprt.against_defaults(args, base_options, assignments, change, (base, inc), sprt,
+                                          f"Elo ablation {name}")
         print(f"== {name}: {change}", flush=True)
         try:
             res = match.Match(cfg).run()

@@ -71,6 +71,21 @@ TABLE_HEAD = [
 ]
 
 
+def against_defaults(args: argparse.Namespace, base_options: List[Tuple[str, str]],
+                     assignments: List[Tuple[str, str]], label: str, tc: Tuple[float, float],
+                     sprt: Optional[Tuple[float, float]], event: str) -> match.MatchConfig:
+    """One binary against itself: engine 1 with `assignments` on top of `base_options`, engine 2
+    with the defaults; games, openings, PGN and adjudication from the shared command line."""
+    return match.MatchConfig(
+        engine1=match.EngineSpec(args.engine, base_options + assignments, f"Horizon [{label}]", "uci"),
+        engine2=match.EngineSpec(args.engine, base_options, "Horizon [defaults]", "uci"),
+        base=tc[0], inc=tc[1], games=args.games, concurrency=args.concurrency, openings_path=args.openings,
+        opening_start=args.opening_start, sprt=sprt, pgn_path=args.pgn, pgn_append=True,
+        save_logs="errors", quiet=True, event=event,
+        adjudication=match.Adjudication(args.resign_moves, args.resign_score, args.draw_moves, args.draw_score,
+                                        args.draw_movenumber))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description="SPRTs of search-parameter candidates against the defaults, "
                                             "one binary against itself (match.py underneath).")
@@ -123,14 +138,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     status = 0
     for assignments in candidates:
         name = describe(assignments)
-        cfg = match.MatchConfig(
-            engine1=match.EngineSpec(args.engine, base_options + assignments, f"Horizon [{name}]", "uci"),
-            engine2=match.EngineSpec(args.engine, base_options, "Horizon [defaults]", "uci"),
-            base=base, inc=inc, games=args.games, concurrency=args.concurrency, openings_path=args.openings,
-            opening_start=args.opening_start, sprt=(e0, e1), pgn_path=args.pgn, pgn_append=True,
-            save_logs="errors", quiet=True, event=f"SPRT {name}",
-            adjudication=match.Adjudication(args.resign_moves, args.resign_score, args.draw_moves, args.draw_score,
-                                            args.draw_movenumber))
+        cfg = against_defaults(args, base_options, assignments, name, (base, inc), (e0, e1), f"SPRT {name}")
         print(f"== {name}", flush=True)
         try:
             res = match.Match(cfg).run()
