@@ -981,3 +981,191 @@ fn many_threads_stop_promptly_and_play_legal_moves() {
     }
     e.ready();
 }
+
+/// The `wdl W D L` of an `info` line, if it has one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let mut words = line.split_whitespace().skip_while(|w| *w != "wdl").skip(1);
+    let mut next = || words.next()?.parse().ok();
+    Some([next()?, next()?, next()?])
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_per_mille_to_every_score() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go depth 5");
+    e.bestmove(30 * SECOND);
+    assert!(
+        e.seen_with("info depth")
+            .iter()
+            .all(|l| wdl_of(l).is_none()),
+        "no wdl unless asked"
+    );
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name MultiPV value 3");
+    e.ready();
+    let mark = e.seen.len();
+    e.send("go depth 7");
+    e.bestmove(30 * SECOND);
+    let lines: Vec<String> = e.seen[mark..]
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" score "))
+        .cloned()
+        .collect();
+    assert!(lines.len() >= 7, "{lines:?}");
+    for line in &lines {
+        let wdl = wdl_of(line).unwrap_or_else(|| panic!("no wdl: {line}"));
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+        // The bound stays right after the score, where UCI clients read it.
+        let after_score: Vec<&str> = line
+            .split_whitespace()
+            .skip_while(|w| *w != "score")
+            .take(4)
+            .collect();
+        assert!(
+            after_score[3] == "wdl" || (after_score[3].ends_with("bound")),
+            "{line}"
+        );
+    }
+    // Mates are certain: a mate in 2 for White, and Black to move, mated in 1.
+    e.send("setoption name MultiPV value 1");
+    e.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    e.send("go mate 2");
+    e.bestmove(30 * SECOND);
+    let mates = e.seen_with("info depth");
+    let mate_line = mates
+        .iter()
+        .rev()
+        .find(|l| l.contains("score mate 2 "))
+        .expect("mate 2 reported");
+    assert_eq!(wdl_of(mate_line), Some([1000, 0, 0]), "{mate_line}");
+    e.send("position fen 2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 b - - 1 1");
+    e.send("go depth 4");
+    e.bestmove(30 * SECOND);
+    let mated = e.seen_with("info depth");
+    let mated_line = mated
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .expect("info");
+    assert!(mated_line.contains("score mate -1 "), "{mated_line}");
+    assert_eq!(wdl_of(mated_line), Some([0, 0, 1000]), "{mated_line}");
+}
+
+#[test]
+fn strength_and_wdl_options_refuse_bad_values() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 5 * SECOND);
+    for name in ["UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo"] {
+        assert_eq!(
+            e.seen_with(&format!("option name {name} type")).len(),
+            1,
+            "{name}"
+        );
+    }
+    let elo = e.seen_with("option name UCI_Elo type spin")[0].clone();
+    let bound = |word: &str| -> i64 {
+        elo.split_whitespace()
+            .skip_while(|w| *w != word)
+            .nth(1)
+            .and_then(|v| v.parse().ok())
+            .expect("min and max")
+    };
+    let (min, max) = (bound("min"), bound("max"));
+    let mark = e.seen.len();
+    for bad in [
+        format!("setoption name UCI_Elo value {}", min - 1),
+        format!("setoption name UCI_Elo value {}", max + 1),
+        "setoption name UCI_Elo value strong".to_owned(),
+        "setoption name UCI_LimitStrength value maybe".to_owned(),
+        "setoption name UCI_ShowWDL value 2".to_owned(),
+    ] {
+        e.send(&bad);
+    }
+    e.ready();
+    let errors: Vec<&String> = e.seen[mark..]
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(errors.len(), 5, "{errors:?}");
+    assert!(
+        errors[0].contains(&format!("{min} to {max}")),
+        "{}",
+        errors[0]
+    );
+}
+
+#[test]
+fn a_strength_limited_engine_plays_legal_moves_at_every_time_control() {
+    let mut e = Engine::start();
+    let moves = ["e2e4", "e7e5", "g1f3", "b8c6"];
+    let pos = position_after(None, &moves, CastlingMode::Standard);
+    e.send("uci");
+    e.expect("uciok", 5 * SECOND);
+    let elo_option = e.seen_with("option name UCI_Elo type spin")[0].clone();
+    let value = |word: &str| -> u32 {
+        elo_option
+            .split_whitespace()
+            .skip_while(|w| *w != word)
+            .nth(1)
+            .and_then(|v| v.parse().ok())
+            .expect("min and max")
+    };
+    let (min, max) = (value("min"), value("max"));
+    e.send("setoption name UCI_LimitStrength value true");
+    for elo in [min, (min + max) / 2, max] {
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.ready();
+        let forms: [(&str, Duration); 5] = [
+            ("go depth 6", 30 * SECOND),
+            ("go nodes 30000", 30 * SECOND),
+            ("go movetime 200", Duration::from_millis(500)),
+            (
+                "go wtime 3000 btime 3000 winc 50 binc 50",
+                Duration::from_millis(3000),
+            ),
+            ("go btime 100 wtime 100", Duration::from_millis(100)),
+        ];
+        for (go, limit) in forms {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            let (best, took) = e.timed_bestmove(go, limit + SECOND);
+            assert!(took <= limit + SECOND / 2, "{elo} {go}: {took:?}");
+            assert_legal(&pos, &best, CastlingMode::Standard);
+        }
+        // Infinite: the node budget ends the search, bestmove still waits for stop.
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go infinite");
+        assert!(
+            e.wait_for(|l| l.starts_with("bestmove"), Duration::from_millis(300))
+                .is_none(),
+            "{elo}: bestmove before stop"
+        );
+        let (best, _) = e.timed_bestmove("stop", SECOND);
+        assert_legal(&pos, &best, CastlingMode::Standard);
+    }
+    // The weakest setting searches few nodes and does not always play the same move.
+    e.send(&format!("setoption name UCI_Elo value {min}"));
+    let mut played = std::collections::BTreeSet::new();
+    for _ in 0..24 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let mark = e.seen.len();
+        let (best, _) = e.timed_bestmove("go movetime 1000", 5 * SECOND);
+        assert_legal(&pos, &best, CastlingMode::Standard);
+        let nodes: u64 = e.seen[mark..]
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .filter_map(|l| {
+                l.split_whitespace()
+                    .skip_while(|w| *w != "nodes")
+                    .nth(1)?
+                    .parse()
+                    .ok()
+            })
+            .max()
+            .unwrap_or(u64::MAX);
+        assert!(nodes <= 1000, "the weakest setting searched {nodes} nodes");
+        played.insert(best);
+    }
+    assert!(played.len() >= 2, "always {played:?}");
+}

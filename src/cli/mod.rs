@@ -12,6 +12,7 @@ pub mod selfplay;
 pub mod solve;
 pub mod tune;
 pub mod uci;
+pub mod wdl;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -42,6 +43,9 @@ pub enum Command {
     /// Fit the evaluation weights to labelled positions by Texel's method; `--write` them
     /// as the source the build uses.
     Tune(tune::TuneArgs),
+    /// Fit the win/draw/loss model of UCI_ShowWDL to self-play scores
+    /// (`horizon selfplay --wdl-out`) and report its log-loss on held-out games.
+    WdlFit(wdl::WdlFitArgs),
 }
 
 impl Command {
@@ -53,6 +57,7 @@ impl Command {
             Command::Ablate(args) => ablate::run(&args),
             Command::Selfplay(args) => selfplay::run(&args),
             Command::Tune(args) => tune::run(&args),
+            Command::WdlFit(args) => wdl::run(&args),
         }
     }
 }

@@ -15,8 +15,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use horizon_chess::wdl::material;
 use horizon_chess::{Color, Move, Position};
-use horizon_search::score::is_mate;
+use horizon_search::score::{is_decisive, is_mate};
 use horizon_search::{Limits, SearchConfig, Searcher, Silent};
 
 use super::pool::run_ordered;
@@ -78,6 +79,11 @@ pub struct SelfplayArgs {
     /// Where the positions go (overwritten).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Also write every searched position's score for fitting the win/draw/loss model
+    /// (`horizon wdl-fit`): CSV `game,ply,material,score,result`, the score (centipawns) and
+    /// the result (1, 0.5, 0) from the side to move's view; mate and table scores left out.
+    #[arg(long, value_name = "FILE")]
+    pub wdl_out: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -159,6 +165,19 @@ pub struct Game {
     pub plies: usize,
     /// FENs to write.
     pub positions: Vec<String>,
+    /// Every searched position with a score that is not a mate or table result.
+    pub scored: Vec<ScoredPly>,
+}
+
+/// A searched position of a game, for the win/draw/loss model.
+#[derive(Clone, Copy, Debug)]
+pub struct ScoredPly {
+    /// Plies from the game's start position.
+    pub ply: usize,
+    pub material: u32,
+    /// The search's score, side to move.
+    pub score: i32,
+    pub white_to_move: bool,
 }
 
 /// A result as written: `1.0`, `0.5`, `0.0`.
@@ -214,6 +233,7 @@ impl Player {
         self.searcher.clear();
         let mut pos = start.clone();
         let mut positions = Vec::new();
+        let mut scored = Vec::new();
         let mut searched = 0usize;
         let (mut white_winning, mut black_winning, mut level) = (0usize, 0usize, 0usize);
         let mut plies = 0usize;
@@ -238,6 +258,14 @@ impl Player {
             };
             if searched >= SKIP_PLIES && !pos.in_check() && !is_tactical(best) && !mate {
                 positions.push(pos.fen());
+            }
+            if !is_decisive(score) {
+                scored.push(ScoredPly {
+                    ply: plies,
+                    material: material(pos.chess()),
+                    score,
+                    white_to_move: pos.turn() == Color::White,
+                });
             }
             searched += 1;
             // Resignation needs both sides' searches to agree: consecutive plies.
@@ -273,8 +301,29 @@ impl Player {
             ending,
             plies,
             positions,
+            scored,
         }
     }
+}
+
+/// The game's scored positions as `game,ply,material,score,result` lines.
+fn write_scored(out: &mut impl Write, number: usize, game: &Game) -> std::io::Result<()> {
+    for p in &game.scored {
+        let result = if p.white_to_move {
+            game.result
+        } else {
+            1.0 - game.result
+        };
+        writeln!(
+            out,
+            "{number},{},{},{},{}",
+            p.ply,
+            p.material,
+            p.score,
+            result_text(result).trim_end_matches(".0")
+        )?;
+    }
+    Ok(())
 }
 
 fn is_tactical(m: Move) -> bool {
@@ -364,6 +413,18 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     let file =
         File::create(&args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
     let mut out = BufWriter::new(file);
+    let mut wdl_out = match &args.wdl_out {
+        Some(path) => {
+            let file =
+                File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+            let mut writer = BufWriter::new(file);
+            writeln!(writer, "game,ply,material,score,result")
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Some(writer)
+        }
+        None => None,
+    };
+    let mut wdl_error: Option<std::io::Error> = None;
     let source = match (&args.openings, &openings) {
         (Some(path), Some(o)) => format!("{} openings from {}", o.len(), path.display()),
         _ => format!("{} random plies", args.random_plies),
@@ -386,7 +447,13 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
         args.threads,
         || Player::new(config.clone(), args.hash, args.nodes),
         |player, game| player.play(&start_of(game)),
-        |_, game| {
+        |number, game| {
+            if let Some(writer) = wdl_out.as_mut()
+                && wdl_error.is_none()
+                && let Err(e) = write_scored(writer, number, &game)
+            {
+                wdl_error = Some(e);
+            }
             match result_text(game.result) {
                 "1.0" => wins += 1,
                 "0.0" => losses += 1,
@@ -415,6 +482,14 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     }
     out.flush()
         .with_context(|| format!("cannot write {}", args.out.display()))?;
+    if let (Some(path), Some(writer)) = (&args.wdl_out, wdl_out.as_mut()) {
+        if let Some(e) = wdl_error {
+            return Err(e).with_context(|| format!("cannot write {}", path.display()));
+        }
+        writer
+            .flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let elapsed = started.elapsed();
     let endings: Vec<String> = Ending::ALL
         .iter()

@@ -13,6 +13,7 @@ pub mod position;
 pub mod see;
 mod table_files;
 pub mod tablebase;
+pub mod wdl;
 
 pub use encoding::PackedMove;
 pub use error::{MoveParseError, PositionParseError};

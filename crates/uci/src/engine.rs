@@ -17,6 +17,7 @@ use shakmaty::Position as _;
 use crate::options;
 use crate::output::Output;
 use crate::protocol::{Command, GoParams};
+use crate::strength::{self, StrengthLimit};
 use crate::time;
 use crate::worker::{self, Job, PonderState, Searchers, Signal};
 
@@ -55,6 +56,9 @@ pub struct Engine {
     chess960: bool,
     move_overhead: Duration,
     debug: bool,
+    show_wdl: bool,
+    limit_strength: bool,
+    elo: u32,
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
     searchers: Option<Searchers>,
@@ -88,6 +92,9 @@ impl Engine {
             chess960: false,
             move_overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
             debug: false,
+            show_wdl: false,
+            limit_strength: false,
+            elo: strength::DEFAULT_ELO,
             tt,
             control,
             searchers: Some(searchers),
@@ -155,6 +162,14 @@ impl Engine {
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"
         ));
         o.line("option name UCI_Chess960 type check default false");
+        o.line("option name UCI_ShowWDL type check default false");
+        o.line("option name UCI_LimitStrength type check default false");
+        o.line(&format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            strength::DEFAULT_ELO,
+            strength::MIN_ELO,
+            strength::MAX_ELO
+        ));
         o.line("option name SyzygyPath type string default <empty>");
         o.line(&format!(
             "option name SyzygyProbeLimit type spin default {MAX_TABLE_PIECES} min 0 max {MAX_TABLE_PIECES}"
@@ -307,6 +322,22 @@ impl Engine {
                     self.position.set_castling_mode(mode);
                 }
                 None => bad("true or false"),
+            },
+            "uci_showwdl" => match parse_bool(value_text) {
+                Some(on) => self.show_wdl = on,
+                None => bad("true or false"),
+            },
+            "uci_limitstrength" => match parse_bool(value_text) {
+                Some(on) => self.limit_strength = on,
+                None => bad("true or false"),
+            },
+            "uci_elo" => match spin(i64::from(strength::MIN_ELO), i64::from(strength::MAX_ELO)) {
+                Some(elo) => self.elo = elo as u32,
+                None => bad(&format!(
+                    "an integer from {} to {}",
+                    strength::MIN_ELO,
+                    strength::MAX_ELO
+                )),
             },
             "syzygypath" => self.open_tables(value_text.trim()),
             "syzygyprobelimit" => match spin(0, MAX_TABLE_PIECES as i64) {
@@ -475,6 +506,12 @@ impl Engine {
                     .min((2 * mate + 8).min(MAX_DEPTH)),
             );
         }
+        let strength = self.limit_strength.then(|| StrengthLimit::new(self.elo));
+        if let Some(limit) = strength {
+            // Checked between iterations: the first one, with every line to choose from,
+            // always completes.
+            limits.min_nodes = Some(limit.nodes());
+        }
         for text in &go.searchmoves {
             match self.position.parse_uci(text) {
                 Ok(m) => limits.search_moves.push(PackedMove::new(m).0),
@@ -509,6 +546,9 @@ impl Engine {
         }
         for s in std::iter::once(&mut searchers.main).chain(searchers.helpers.iter_mut()) {
             s.config = self.config.clone();
+            if let Some(limit) = strength {
+                s.config.multipv = s.config.multipv.max(limit.lines());
+            }
         }
         let (signals, receiver) = crossbeam_channel::unbounded();
         let ponder = Arc::new(PonderState::new(pondering));
@@ -524,6 +564,8 @@ impl Engine {
             signals: receiver,
             out: self.out.clone(),
             start,
+            show_wdl: self.show_wdl,
+            strength,
         };
         match worker::spawn(searchers, job) {
             Ok(handle) => {

@@ -5,6 +5,7 @@ pub mod engine;
 pub mod options;
 pub mod output;
 pub mod protocol;
+pub mod strength;
 pub mod time;
 pub mod worker;
 

@@ -50,12 +50,15 @@ pub fn score_text(score: i32, bound: Bound) -> String {
     }
 }
 
-/// One `info depth ...` line for a finished iteration.
-pub fn info_line<M>(report: &Iteration<'_, M>, pv: &[String]) -> String {
+/// One `info depth ...` line for a finished iteration; `wdl` (per mille) follows the score
+/// when `UCI_ShowWDL` is on. The bound stays right after the score, where the UCI grammar
+/// puts it (python-chess, for one, reads it only there).
+pub fn info_line<M>(report: &Iteration<'_, M>, pv: &[String], wdl: Option<[u32; 3]>) -> String {
     let ms = report.elapsed.as_millis().max(1);
     let nps = u128::from(report.nodes) * 1000 / ms;
+    let wdl = wdl.map_or(String::new(), |[w, d, l]| format!(" wdl {w} {d} {l}"));
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         report.depth,
         report.seldepth.max(report.depth as usize),
         report.multipv,

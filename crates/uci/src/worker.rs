@@ -17,7 +17,9 @@ use horizon_search::{
 use shakmaty::uci::UciMove;
 
 use crate::output::{Output, currmove_line, info_line};
+use crate::strength::StrengthLimit;
 use crate::time::{TimeManager, TimePlan};
+use horizon_chess::wdl::{WdlModel, material};
 
 /// Messages to a running search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -73,6 +75,10 @@ pub struct Job {
     pub signals: Receiver<Signal>,
     pub out: Output,
     pub start: Instant,
+    /// `UCI_ShowWDL`.
+    pub show_wdl: bool,
+    /// `UCI_LimitStrength` with its `UCI_Elo`: the move is chosen among the lines.
+    pub strength: Option<StrengthLimit>,
 }
 
 /// Prints iterations and decides, with the time manager, when to stop.
@@ -87,11 +93,18 @@ struct UciObserver {
     last_printed: Option<Line<Move>>,
     /// Test hook: panic when the iteration of this depth ends ([`PANIC_HOOK_VARIABLE`]).
     panic_at_depth: Option<u32>,
+    /// The root's material when `UCI_ShowWDL` is on (the model's second input).
+    wdl_material: Option<u32>,
 }
 
 impl UciObserver {
     fn uci(&self, m: Move) -> String {
         UciMove::from_move(m, self.mode).to_string()
+    }
+
+    fn wdl(&self, score: i32) -> Option<[u32; 3]> {
+        self.wdl_material
+            .map(|material| WdlModel::FITTED.per_mille(score, material))
     }
 }
 
@@ -104,7 +117,8 @@ impl Observer<Move> for UciObserver {
             );
         }
         let pv: Vec<String> = report.line.moves.iter().map(|&m| self.uci(m)).collect();
-        self.out.line(&info_line(report, &pv));
+        self.out
+            .line(&info_line(report, &pv, self.wdl(report.line.score)));
         if report.multipv == 1 {
             self.last_printed = Some(report.line.clone());
         }
@@ -164,7 +178,8 @@ impl UciObserver {
             hashfull,
             best_move_changed: false,
         };
-        self.out.line(&info_line(&report, &pv));
+        self.out
+            .line(&info_line(&report, &pv, self.wdl(line.score)));
     }
 }
 
@@ -214,6 +229,7 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
                 start: job.start,
                 last_printed: None,
                 panic_at_depth: injected_panic_depth(),
+                wdl_material: job.show_wdl.then(|| material(job.position.chess())),
             };
             let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 let Searchers { main, helpers } = &mut searchers;
@@ -222,7 +238,14 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
                 result
             }));
             let (best, ponder) = match &searched {
-                Ok(result) => (result.best_move, result.ponder_move),
+                Ok(result) => match job
+                    .strength
+                    .and_then(|limit| limit.choose(&result.lines, rand::random::<f64>()))
+                    .filter(|line| !line.moves.is_empty())
+                {
+                    Some(line) => (line.moves.first().copied(), line.moves.get(1).copied()),
+                    None => (result.best_move, result.ponder_move),
+                },
                 Err(payload) => {
                     job.control.stop();
                     job.out.info_string(&format!(
