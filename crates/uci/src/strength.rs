@@ -1,14 +1,15 @@
 //! `UCI_LimitStrength` and `UCI_Elo`: a weaker Horizon for people who play against it.
 //!
-//! Two levers, both honest play rather than sabotage: a node budget per move that grows
-//! exponentially with the rating (a deeper search is a stronger player; the budget is
-//! checked between iterations, so the first iteration always completes), and, below
-//! [`EXACT_FROM_ELO`], a choice among the best lines of a MultiPV search with probability
-//! falling exponentially with each line's deficit (a softmax with a temperature in
-//! centipawns). A line more than [`StrengthLimit::max_loss`] below the best by the
-//! engine's own search is never chosen, so the weakened engine misjudges but never throws
-//! pieces away on purpose. The mapping's constants come from the calibration games in
-//! `docs/strength-limit.md`.
+//! Two levers, both honest play rather than sabotage, driven by one internal level: a node
+//! budget per move that doubles every 110 level points (a deeper search is a stronger
+//! player; the budget is checked between iterations, so the first iteration always
+//! completes), and, below level 2200, a choice among the four best lines of a MultiPV search
+//! with probability falling exponentially with each line's deficit (a softmax whose
+//! temperature grows as the level falls). A line more than [`StrengthLimit::max_loss`] below
+//! the best by the engine's own search is never chosen, so the weakened engine misjudges but
+//! never throws pieces away on purpose. Which level plays at which rating comes from
+//! calibration games against an engine with a published rating scale ([`CALIBRATION`],
+//! `docs/strength-limit.md`).
 
 use horizon_search::Line;
 use horizon_search::score::is_decisive;
@@ -16,19 +17,41 @@ use horizon_search::score::is_decisive;
 /// The lowest rating offered.
 pub const MIN_ELO: u32 = 1000;
 /// The highest rating offered (above it, play at full strength: switch the limit off).
-pub const MAX_ELO: u32 = 2400;
+pub const MAX_ELO: u32 = 2100;
 /// `UCI_Elo`'s default.
-pub const DEFAULT_ELO: u32 = 1800;
-/// From this rating on the best line is always played.
-pub const EXACT_FROM_ELO: u32 = 2200;
+pub const DEFAULT_ELO: u32 = 1600;
 /// Lines searched to choose from.
 const LINES: usize = 4;
-/// The node budget at [`MIN_ELO`] ...
-const NODES_AT_MIN_ELO: f64 = 64.0;
-/// ... doubling every this many rating points.
-const ELO_PER_DOUBLING: f64 = 110.0;
-/// Temperature (centipawns) per rating point below [`EXACT_FROM_ELO`].
-const TEMPERATURE_PER_ELO: f64 = 0.12;
+/// The node budget at level 1000 ...
+const NODES_AT_LEVEL_1000: f64 = 64.0;
+/// ... doubling every this many level points.
+const LEVEL_PER_DOUBLING: f64 = 110.0;
+/// From this level on the best line is always played.
+const EXACT_FROM_LEVEL: f64 = 2200.0;
+/// Temperature (centipawns) per level point below [`EXACT_FROM_LEVEL`].
+const TEMPERATURE_PER_LEVEL: f64 = 0.12;
+
+/// The calibration: `(rating, level)` pairs, the level (from which the node budget and the
+/// temperature follow) that played at that rating against Stockfish 15.1's `UCI_Elo` at
+/// 5+0.05 s (`docs/strength-limit.md`); interpolated linearly in between.
+const CALIBRATION: [(f64, f64); 4] = [
+    (1000.0, 1000.0),
+    (1330.0, 1500.0),
+    (1700.0, 2000.0),
+    (2110.0, 2400.0),
+];
+
+/// The level that plays at `elo` (within the calibrated range).
+fn level_for(elo: u32) -> f64 {
+    let elo = f64::from(elo);
+    for pair in CALIBRATION.windows(2) {
+        let ((e0, l0), (e1, l1)) = (pair[0], pair[1]);
+        if elo <= e1 {
+            return l0 + (elo - e0).max(0.0) * (l1 - l0) / (e1 - e0);
+        }
+    }
+    CALIBRATION[CALIBRATION.len() - 1].1
+}
 
 /// A strength setting: `UCI_Elo` when `UCI_LimitStrength` is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,18 +73,18 @@ impl StrengthLimit {
 
     /// Nodes per move: no iteration starts after this many.
     pub fn nodes(&self) -> u64 {
-        let doublings = f64::from(self.elo - MIN_ELO) / ELO_PER_DOUBLING;
-        (NODES_AT_MIN_ELO * doublings.exp2()).round() as u64
+        let doublings = (level_for(self.elo) - 1000.0) / LEVEL_PER_DOUBLING;
+        (NODES_AT_LEVEL_1000 * doublings.exp2()).round() as u64
     }
 
     /// MultiPV lines the search needs (at least this many are searched).
     pub fn lines(&self) -> usize {
-        if self.elo >= EXACT_FROM_ELO { 1 } else { LINES }
+        if self.temperature() > 0.0 { LINES } else { 1 }
     }
 
     /// The softmax temperature of the choice among lines, in centipawns (0: the best).
     pub fn temperature(&self) -> f64 {
-        f64::from(EXACT_FROM_ELO.saturating_sub(self.elo)) * TEMPERATURE_PER_ELO
+        (EXACT_FROM_LEVEL - level_for(self.elo)).max(0.0) * TEMPERATURE_PER_LEVEL
     }
 
     /// The largest deficit (centipawns, by the engine's own search) a chosen line may have.
@@ -119,8 +142,12 @@ mod tests {
             previous = limit.nodes();
         }
         assert_eq!(StrengthLimit::new(MIN_ELO).nodes(), 64);
-        assert_eq!(StrengthLimit::new(EXACT_FROM_ELO).temperature(), 0.0);
-        assert_eq!(StrengthLimit::new(EXACT_FROM_ELO).lines(), 1);
+        assert_eq!(StrengthLimit::new(MAX_ELO).temperature(), 0.0);
+        assert_eq!(StrengthLimit::new(MAX_ELO).lines(), 1);
+        assert_eq!(StrengthLimit::new(MIN_ELO).lines(), 4);
+        // The calibration points themselves.
+        assert!((level_for(1330) - 1500.0).abs() < 1e-9);
+        assert!((level_for(1700) - 2000.0).abs() < 1e-9);
         assert_eq!(StrengthLimit::new(0).elo(), MIN_ELO);
         assert_eq!(StrengthLimit::new(9999).elo(), MAX_ELO);
     }
