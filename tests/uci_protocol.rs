@@ -982,6 +982,24 @@ fn many_threads_stop_promptly_and_play_legal_moves() {
     e.ready();
 }
 
+/// The number after `key` in a line (`nodes 1234`, `min 1000`).
+fn word_after<T: std::str::FromStr>(line: &str, key: &str) -> Option<T> {
+    line.split_whitespace()
+        .skip_while(|w| *w != key)
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// `UCI_Elo`'s min and max from the handshake already read.
+fn uci_elo_range(e: &Engine) -> (u32, u32) {
+    let option = e.seen_with("option name UCI_Elo type spin")[0].clone();
+    (
+        word_after(&option, "min").expect("min"),
+        word_after(&option, "max").expect("max"),
+    )
+}
+
 /// The `wdl W D L` of an `info` line, if it has one.
 fn wdl_of(line: &str) -> Option<[u32; 3]> {
     let mut words = line.split_whitespace().skip_while(|w| *w != "wdl").skip(1);
@@ -1064,15 +1082,8 @@ fn strength_and_wdl_options_refuse_bad_values() {
             "{name}"
         );
     }
-    let elo = e.seen_with("option name UCI_Elo type spin")[0].clone();
-    let bound = |word: &str| -> i64 {
-        elo.split_whitespace()
-            .skip_while(|w| *w != word)
-            .nth(1)
-            .and_then(|v| v.parse().ok())
-            .expect("min and max")
-    };
-    let (min, max) = (bound("min"), bound("max"));
+    let (min, max) = uci_elo_range(&e);
+    let (min, max) = (i64::from(min), i64::from(max));
     let mark = e.seen.len();
     for bad in [
         format!("setoption name UCI_Elo value {}", min - 1),
@@ -1103,16 +1114,7 @@ fn a_strength_limited_engine_plays_legal_moves_at_every_time_control() {
     let pos = position_after(None, &moves, CastlingMode::Standard);
     e.send("uci");
     e.expect("uciok", 5 * SECOND);
-    let elo_option = e.seen_with("option name UCI_Elo type spin")[0].clone();
-    let value = |word: &str| -> u32 {
-        elo_option
-            .split_whitespace()
-            .skip_while(|w| *w != word)
-            .nth(1)
-            .and_then(|v| v.parse().ok())
-            .expect("min and max")
-    };
-    let (min, max) = (value("min"), value("max"));
+    let (min, max) = uci_elo_range(&e);
     e.send("setoption name UCI_LimitStrength value true");
     for elo in [min, (min + max) / 2, max] {
         e.send(&format!("setoption name UCI_Elo value {elo}"));
@@ -1155,13 +1157,7 @@ fn a_strength_limited_engine_plays_legal_moves_at_every_time_control() {
         let nodes: u64 = e.seen[mark..]
             .iter()
             .filter(|l| l.starts_with("info depth"))
-            .filter_map(|l| {
-                l.split_whitespace()
-                    .skip_while(|w| *w != "nodes")
-                    .nth(1)?
-                    .parse()
-                    .ok()
-            })
+            .filter_map(|l| word_after(l, "nodes"))
             .max()
             .unwrap_or(u64::MAX);
         assert!(nodes <= 1000, "the weakest setting searched {nodes} nodes");

@@ -53,6 +53,11 @@ pub struct WdlModel {
 /// Smallest `a` and `b` the model uses: `a > 0` keeps the draw probability positive.
 const MIN_PARAMETER: f64 = 1.0;
 
+/// The model's `m`: material as a fraction of [`MAX_MATERIAL`].
+fn material_fraction(material: u32) -> f64 {
+    f64::from(material.min(MAX_MATERIAL)) / f64::from(MAX_MATERIAL)
+}
+
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -67,7 +72,7 @@ impl WdlModel {
 
     /// `(a, b)` for this much material.
     fn curve(&self, material: u32) -> (f64, f64) {
-        let m = f64::from(material.min(MAX_MATERIAL)) / f64::from(MAX_MATERIAL);
+        let m = material_fraction(material);
         (
             (self.a[0] + self.a[1] * m).max(MIN_PARAMETER),
             (self.b[0] + self.b[1] * m).max(MIN_PARAMETER),
@@ -128,7 +133,7 @@ impl WdlModel {
     fn gradient(&self, samples: &[Sample]) -> [f64; 4] {
         let mut grad = [0.0; 4];
         for sample in samples {
-            let m = f64::from(sample.material.min(MAX_MATERIAL)) / f64::from(MAX_MATERIAL);
+            let m = material_fraction(sample.material);
             let (a, b) = self.curve(sample.material);
             let s = sample.score;
             let (u, v) = ((s - a) / b, (-s - a) / b);
