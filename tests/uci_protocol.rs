@@ -198,6 +198,7 @@ fn handshake_lists_every_option() {
         "ETC",
         "SyzygyPath",
         "SyzygyProbeDepth",
+        "SMPBestThread",
         "SyzygyProbeLimit",
         "Syzygy50MoveRule",
         "Syzygy",
@@ -718,13 +719,21 @@ fn movetime_is_used_in_full() {
 #[test]
 fn last_pv_always_starts_with_bestmove() {
     let mut e = Engine::start();
-    let setups: [(&str, &[&str]); 3] = [
+    let setups: [(&str, &[&str]); 4] = [
         ("one thread", &[]),
         ("Threads=2", &["setoption name Threads value 2"]),
+        (
+            "Threads=3, SMPBestThread",
+            &[
+                "setoption name Threads value 3",
+                "setoption name SMPBestThread value true",
+            ],
+        ),
         ("MultiPV=3", &["setoption name MultiPV value 3"]),
     ];
     for (name, options) in setups {
         e.send("setoption name Threads value 1");
+        e.send("setoption name SMPBestThread value false");
         e.send("setoption name MultiPV value 1");
         for option in options {
             e.send(option);
@@ -747,6 +756,31 @@ fn last_pv_always_starts_with_bestmove() {
                 e.bestmove(5 * SECOND);
                 let how = if stopped { "stop after" } else { "movetime" };
                 let what = format!("{name}, {how} {ms} ms, {fen}");
+                assert_pv_matches_bestmove(fen, e.lines_since(mark), &what);
+            }
+        }
+    }
+}
+
+/// Issue 21, item 4: every thread count from 1 to 8 (on a 2-core machine), with the main
+/// thread's line and with the deepest thread's, answers `go depth`, `go movetime` and `go
+/// nodes` with a legal move that the last printed PV starts with.
+#[test]
+fn every_thread_count_plays_legal_moves() {
+    let mut e = Engine::start();
+    let fen = SHORT_SEARCH_FENS[0];
+    for threads in 1..=8 {
+        for best_thread in [false, true] {
+            e.send(&format!("setoption name Threads value {threads}"));
+            e.send(&format!("setoption name SMPBestThread value {best_thread}"));
+            for go in ["go depth 7", "go movetime 40", "go nodes 20000"] {
+                e.send("ucinewgame");
+                e.send(&format!("position fen {fen}"));
+                e.ready();
+                let mark = e.seen.len();
+                e.send(go);
+                e.bestmove(10 * SECOND);
+                let what = format!("Threads={threads}, SMPBestThread={best_thread}, {go}");
                 assert_pv_matches_bestmove(fen, e.lines_since(mark), &what);
             }
         }

@@ -42,6 +42,15 @@ pub struct BenchArgs {
     pub stats: bool,
 }
 
+/// One thread's sums over the bench positions (Lazy SMP).
+#[derive(Clone, Default)]
+struct ThreadTotals {
+    depth: u64,
+    nodes: u64,
+    time: Duration,
+    chosen: u32,
+}
+
 /// A bench position: its id and FEN.
 pub struct BenchPosition {
     pub id: String,
@@ -96,6 +105,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut total_time = Duration::ZERO;
     let mut stats = horizon_search::SearchStats::default();
     let mut iteration_nodes: Vec<u64> = Vec::new();
+    let mut per_thread = vec![ThreadTotals::default(); args.threads];
+    let mut positions_searched = 0u32;
     for bench in positions()? {
         if args
             .only
@@ -121,6 +132,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         total_nodes += nodes;
         total_time += elapsed;
         stats += &result.stats;
+        positions_searched += 1;
+        for (totals, report) in per_thread.iter_mut().zip(&result.threads) {
+            totals.depth += u64::from(report.depth);
+            totals.nodes += report.nodes;
+            totals.time += report.elapsed;
+            totals.chosen += u32::from(report.chosen);
+        }
         for (i, &(_, n)) in result.stats.iteration_nodes.iter().enumerate() {
             if iteration_nodes.len() <= i {
                 iteration_nodes.push(0);
@@ -158,6 +176,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             };
             println!("iteration {:>2}: {:>12} nodes  ebf {:.2}", i + 1, own, ebf);
             previous_own = own;
+        }
+    }
+    if args.threads > 1 {
+        for (index, totals) in per_thread.iter().enumerate() {
+            println!(
+                "thread {index}: mean depth {:.2} nodes {} nps {:.0} line played {}/{positions_searched}",
+                totals.depth as f64 / f64::from(positions_searched.max(1)),
+                totals.nodes,
+                totals.nodes as f64 / totals.time.as_secs_f64().max(1e-9),
+                totals.chosen
+            );
         }
     }
     let nps = total_nodes as f64 / total_time.as_secs_f64().max(1e-9);

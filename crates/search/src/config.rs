@@ -254,6 +254,12 @@ pub struct SearchConfig {
 
     /// Principal variations to report (MultiPV).
     pub multipv: usize,
+
+    // Lazy SMP.
+    /// Play the line of the thread with the deepest completed iteration (equal depths: the
+    /// higher score, then the main thread) instead of always the main thread's. One line
+    /// (MultiPV 1) only.
+    pub smp_best_thread: bool,
 }
 
 impl Default for SearchConfig {
@@ -347,6 +353,7 @@ impl Default for SearchConfig {
             upcoming_repetition: true,
             fifty_move_guard: 10,
             multipv: 1,
+            smp_best_thread: false,
         }
     }
 }

@@ -264,6 +264,7 @@ impl<G: Game> Searcher<G> {
             lines,
             stats: self.stats.clone(),
             elapsed: self.start.elapsed(),
+            threads: Vec::new(),
         }
     }
 

@@ -85,6 +85,20 @@ pub struct SearchResult<M> {
     pub lines: Vec<Line<M>>,
     pub stats: SearchStats,
     pub elapsed: Duration,
+    /// Lazy SMP: what each thread reached, the main thread first (empty for one thread).
+    pub threads: Vec<ThreadReport>,
+}
+
+/// What one thread of a Lazy SMP search reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadReport {
+    /// Deepest completed iteration.
+    pub depth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Whether the line played came from this thread.
+    pub chosen: bool,
 }
 
 /// A root move with what the iterations found about it.

@@ -85,6 +85,8 @@ pub struct SearchStats {
     /// Endgame tables: positions found in them, and nodes their verdict ended.
     pub tb_hits: u64,
     pub tb_cutoffs: u64,
+    /// Lazy SMP: searches whose played line came from a helper thread (`SMPBestThread`).
+    pub smp_helper_lines: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -148,6 +150,7 @@ impl Default for SearchStats {
             corrected_evals: 0,
             tb_hits: 0,
             tb_cutoffs: 0,
+            smp_helper_lines: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -238,6 +241,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.corrected_evals += o.corrected_evals;
         self.tb_hits += o.tb_hits;
         self.tb_cutoffs += o.tb_cutoffs;
+        self.smp_helper_lines += o.smp_helper_lines;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -341,8 +345,8 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "tablebases: hits {} cutoffs {}",
-            self.tb_hits, self.tb_cutoffs
+            "tablebases: hits {} cutoffs {}; smp: helper lines played {}",
+            self.tb_hits, self.tb_cutoffs, self.smp_helper_lines
         )
     }
 }

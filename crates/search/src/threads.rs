@@ -1,12 +1,13 @@
 //! Lazy SMP: several threads search the same root, sharing only the transposition table.
 //! Each helper has its own ordering tables and starts one iteration deeper when its index
 //! is odd, so the threads spread over different depths; the main thread alone reports and
-//! decides the best move. With one thread there are no helpers and the search is
-//! deterministic.
+//! obeys the limits. The line played is the main thread's, or with `smp_best_thread` that
+//! of the thread with the deepest completed iteration (as Ethereal and Stockfish choose).
+//! With one thread there are no helpers and the search is deterministic.
 
 use crate::game::Game;
 use crate::limits::Limits;
-use crate::searcher::{Observer, SearchResult, Searcher, Silent};
+use crate::searcher::{Observer, SearchResult, Searcher, Silent, ThreadReport};
 
 /// Stack size of search threads: recursion reaches `MAX_PLY` with move lists on the stack.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
@@ -44,13 +45,139 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
             handles.push(handle);
         }
         let mut game = game.clone();
-        let mut result = main.run(&mut game, limits, observer, 0);
+        let main_result = main.run(&mut game, limits, observer, 0);
         control.stop_helpers(true);
-        for handle in handles.into_iter().flatten() {
-            if let Ok(helper_result) = handle.join() {
-                result.stats += &helper_result.stats;
+        let helper_results: Vec<SearchResult<G::Move>> = handles
+            .into_iter()
+            .flatten()
+            .filter_map(|handle| handle.join().ok())
+            .collect();
+        if helper_results.is_empty() {
+            return main_result;
+        }
+        let choose = main.config.smp_best_thread && main.config.multipv == 1;
+        combine(main_result, helper_results, choose)
+    })
+}
+
+/// The main thread's result with every thread's nodes and counters added and a report per
+/// thread; with `choose_deepest`, the line of the thread whose completed iteration is
+/// deepest (equal depths: the higher score; full ties: the earlier thread, main first).
+fn combine<M: Copy>(
+    main: SearchResult<M>,
+    helpers: Vec<SearchResult<M>>,
+    choose_deepest: bool,
+) -> SearchResult<M> {
+    let mut chosen = 0;
+    if choose_deepest {
+        let all = std::iter::once(&main).chain(helpers.iter());
+        for (index, result) in all.enumerate() {
+            let best = if chosen == 0 {
+                &main
+            } else {
+                &helpers[chosen - 1]
+            };
+            let deeper = result.depth > best.depth
+                || (result.depth == best.depth && result.score > best.score);
+            if result.best_move.is_some() && deeper {
+                chosen = index;
             }
         }
-        result
-    })
+    }
+    let report = |result: &SearchResult<M>, index: usize| ThreadReport {
+        depth: result.depth,
+        score: result.score,
+        nodes: result.stats.total_nodes(),
+        elapsed: result.elapsed,
+        chosen: index == chosen,
+    };
+    let mut threads = vec![report(&main, 0)];
+    threads.extend(helpers.iter().enumerate().map(|(i, h)| report(h, i + 1)));
+    let mut stats = main.stats.clone();
+    for helper in &helpers {
+        stats += &helper.stats;
+    }
+    let mut result = if chosen == 0 {
+        main
+    } else {
+        stats.smp_helper_lines += 1;
+        let mut helper = helpers.into_iter().nth(chosen - 1).expect("chosen helper");
+        helper.elapsed = main.elapsed;
+        helper
+    };
+    result.stats = stats;
+    result.threads = threads;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Bound;
+    use crate::searcher::Line;
+    use crate::stats::SearchStats;
+    use std::time::Duration;
+
+    fn result(best: u8, depth: u32, score: i32, nodes: u64) -> SearchResult<u8> {
+        SearchResult {
+            best_move: (best != 0).then_some(best),
+            ponder_move: None,
+            score,
+            depth,
+            line_depth: depth,
+            lines: vec![Line {
+                score,
+                bound: Bound::Exact,
+                moves: if best != 0 { vec![best] } else { Vec::new() },
+            }],
+            stats: SearchStats {
+                nodes,
+                ..SearchStats::default()
+            },
+            elapsed: Duration::from_millis(u64::from(depth)),
+            threads: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_deepest_thread_is_chosen_only_when_asked() {
+        let helpers = || vec![result(2, 9, 50, 10), result(3, 11, -20, 20)];
+        let kept = combine(result(1, 10, 30, 5), helpers(), false);
+        assert_eq!(kept.best_move, Some(1));
+        assert_eq!(kept.stats.nodes, 35);
+        assert_eq!(kept.stats.smp_helper_lines, 0);
+        assert_eq!(kept.threads.len(), 3);
+        assert!(kept.threads[0].chosen && !kept.threads[2].chosen);
+
+        let deepest = combine(result(1, 10, 30, 5), helpers(), true);
+        assert_eq!(deepest.best_move, Some(3));
+        assert_eq!((deepest.depth, deepest.score), (11, -20));
+        assert_eq!(deepest.lines[0].moves, vec![3]);
+        assert_eq!(deepest.stats.nodes, 35);
+        assert_eq!(deepest.stats.smp_helper_lines, 1);
+        assert_eq!(
+            deepest.elapsed,
+            Duration::from_millis(10),
+            "the main thread's time"
+        );
+        assert_eq!(
+            deepest.threads.iter().map(|t| t.chosen).collect::<Vec<_>>(),
+            [false, false, true]
+        );
+    }
+
+    #[test]
+    fn equal_depths_go_to_the_higher_score_then_to_the_main_thread() {
+        let higher = combine(
+            result(1, 10, 30, 1),
+            vec![result(2, 10, 31, 1), result(3, 10, 31, 1)],
+            true,
+        );
+        assert_eq!(higher.best_move, Some(2));
+        let tie = combine(result(1, 10, 30, 1), vec![result(2, 10, 30, 1)], true);
+        assert_eq!(tie.best_move, Some(1));
+        // A helper stopped before its first iteration has no move to offer.
+        let empty = combine(result(1, 10, 30, 1), vec![result(0, 12, 99, 1)], true);
+        assert_eq!(empty.best_move, Some(1));
+    }
 }

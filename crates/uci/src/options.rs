@@ -673,6 +673,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         100,
         "no table cutoffs this close to the fifty-move rule"
     ),
+    check!(
+        "SMPBestThread",
+        smp_best_thread,
+        "play the deepest thread's line, not always the main thread's"
+    ),
 ];
 
 /// The option called `name` (case-insensitive, as UCI asks).
