@@ -32,13 +32,15 @@ const EXACT_FROM_LEVEL: f64 = 2200.0;
 const TEMPERATURE_PER_LEVEL: f64 = 0.12;
 
 /// The calibration: `(rating, level)` pairs, the level (from which the node budget and the
-/// temperature follow) that played at that rating against Stockfish 15.1's `UCI_Elo` at
-/// 5+0.05 s (`docs/strength-limit.md`); interpolated linearly in between.
-const CALIBRATION: [(f64, f64); 4] = [
+/// temperature follow) that scored even against Stockfish 15.1's `UCI_Elo` at that rating
+/// (`docs/strength-limit.md`); interpolated linearly in between.
+const CALIBRATION: [(f64, f64); 6] = [
     (1000.0, 1000.0),
-    (1330.0, 1500.0),
-    (1700.0, 2000.0),
-    (2110.0, 2400.0),
+    (1400.0, 1500.0),
+    (1650.0, 1770.0),
+    (1800.0, 1860.0),
+    (1900.0, 1960.0),
+    (2100.0, 2200.0),
 ];
 
 /// The level that plays at `elo` (within the calibrated range).
@@ -146,8 +148,10 @@ mod tests {
         assert_eq!(StrengthLimit::new(MAX_ELO).lines(), 1);
         assert_eq!(StrengthLimit::new(MIN_ELO).lines(), 4);
         // The calibration points themselves.
-        assert!((level_for(1330) - 1500.0).abs() < 1e-9);
-        assert!((level_for(1700) - 2000.0).abs() < 1e-9);
+        assert!((level_for(1400) - 1500.0).abs() < 1e-9);
+        assert!((level_for(1800) - 1860.0).abs() < 1e-9);
+        // Linear in between.
+        assert!((level_for(1200) - 1250.0).abs() < 1e-9);
         assert_eq!(StrengthLimit::new(0).elo(), MIN_ELO);
         assert_eq!(StrengthLimit::new(9999).elo(), MAX_ELO);
     }
