@@ -38,8 +38,8 @@ const CALIBRATION: [(f64, f64); 6] = [
     (1000.0, 1000.0),
     (1400.0, 1500.0),
     (1650.0, 1770.0),
-    (1800.0, 1860.0),
-    (1900.0, 1960.0),
+    (1800.0, 1920.0),
+    (1900.0, 2050.0),
     (2100.0, 2200.0),
 ];
 
@@ -149,7 +149,7 @@ mod tests {
         assert_eq!(StrengthLimit::new(MIN_ELO).lines(), 4);
         // The calibration points themselves.
         assert!((level_for(1400) - 1500.0).abs() < 1e-9);
-        assert!((level_for(1800) - 1860.0).abs() < 1e-9);
+        assert!((level_for(1800) - 1920.0).abs() < 1e-9);
         // Linear in between.
         assert!((level_for(1200) - 1250.0).abs() < 1e-9);
         assert_eq!(StrengthLimit::new(0).elo(), MIN_ELO);
