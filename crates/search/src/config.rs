@@ -260,6 +260,10 @@ pub struct SearchConfig {
     /// higher score, then the main thread) instead of always the main thread's. One line
     /// (MultiPV 1) only.
     pub smp_best_thread: bool,
+    /// Helpers 1, 3, 5, ... search every other depth (2, 4, 6, ...), so they run ahead of
+    /// the main thread and leave deeper entries in the shared table for it (the depth
+    /// skipping of Stockfish 7-10's Lazy SMP, in its simplest form).
+    pub smp_helper_skip: bool,
 }
 
 impl Default for SearchConfig {
@@ -354,6 +358,7 @@ impl Default for SearchConfig {
             fifty_move_guard: 10,
             multipv: 1,
             smp_best_thread: false,
+            smp_helper_skip: false,
         }
     }
 }

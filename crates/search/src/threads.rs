@@ -1,6 +1,7 @@
 //! Lazy SMP: several threads search the same root, sharing only the transposition table.
 //! Each helper has its own ordering tables and starts one iteration deeper when its index
-//! is odd, so the threads spread over different depths; the main thread alone reports and
+//! is odd (and with `smp_helper_skip` then steps two plies at a time), so the threads spread
+//! over different depths; the main thread alone reports and
 //! obeys the limits. The line played is the main thread's, or with `smp_best_thread` that
 //! of the thread with the deepest completed iteration (as Ethereal and Stockfish choose).
 //! With one thread there are no helpers and the search is deterministic.
@@ -33,9 +34,12 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
         for (index, helper) in helpers.iter_mut().enumerate() {
             helper.is_main = false;
             helper.config = main.config.clone();
+            let offset = (index as u32 + 1) % 2;
+            if main.config.smp_helper_skip && offset == 1 {
+                helper.config.depth_step = 2;
+            }
             let mut game = game.clone();
             let limits = &helper_limits;
-            let offset = (index as u32 + 1) % 2;
             let handle = std::thread::Builder::new()
                 .name(format!("horizon-helper-{}", index + 1))
                 .stack_size(SEARCH_STACK_BYTES)

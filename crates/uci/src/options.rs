@@ -678,6 +678,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         smp_best_thread,
         "play the deepest thread's line, not always the main thread's"
     ),
+    check!(
+        "SMPHelperSkip",
+        smp_helper_skip,
+        "helpers 1, 3, 5... search every other depth, ahead of the main thread"
+    ),
 ];
 
 /// The option called `name` (case-insensitive, as UCI asks).
