@@ -14,7 +14,8 @@ use crate::searcher::{Observer, SearchResult, Searcher, Silent, ThreadReport};
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Searches with `main` and every helper in `helpers` (which must share `main`'s table and
-/// control). Returns the main thread's result with every thread's nodes counted.
+/// control). Returns the main thread's result (with `smp_best_thread`, the deepest
+/// thread's), every thread's nodes and counters added, and a report per thread.
 pub fn search_smp<G: Game, O: Observer<G::Move>>(
     main: &mut Searcher<G>,
     helpers: &mut [Searcher<G>],
@@ -72,18 +73,20 @@ fn combine<M: Copy>(
     helpers: Vec<SearchResult<M>>,
     choose_deepest: bool,
 ) -> SearchResult<M> {
+    let at = |index: usize| {
+        if index == 0 {
+            &main
+        } else {
+            &helpers[index - 1]
+        }
+    };
     let mut chosen = 0;
     if choose_deepest {
-        let all = std::iter::once(&main).chain(helpers.iter());
-        for (index, result) in all.enumerate() {
-            let best = if chosen == 0 {
-                &main
-            } else {
-                &helpers[chosen - 1]
-            };
-            let deeper = result.depth > best.depth
-                || (result.depth == best.depth && result.score > best.score);
-            if result.best_move.is_some() && deeper {
+        for index in 1..=helpers.len() {
+            let (candidate, best) = (at(index), at(chosen));
+            if candidate.best_move.is_some()
+                && (candidate.depth, candidate.score) > (best.depth, best.score)
+            {
                 chosen = index;
             }
         }
