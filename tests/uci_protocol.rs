@@ -198,11 +198,11 @@ fn handshake_lists_every_option() {
         "ETC",
         "SyzygyPath",
         "SyzygyProbeDepth",
-        "SMPBestThread",
-        "SMPHelperSkip",
         "SyzygyProbeLimit",
         "Syzygy50MoveRule",
         "Syzygy",
+        "SMPBestThread",
+        "SMPHelperSkip",
     ] {
         assert!(
             options
@@ -763,18 +763,19 @@ fn last_pv_always_starts_with_bestmove() {
     }
 }
 
-/// Issue 21, item 4: every thread count from 1 to 8 (on a 2-core machine), with the main
-/// thread's line and with the deepest thread's (and helpers skipping depths), answers `go depth`, `go movetime` and `go
-/// nodes` with a legal move that the last printed PV starts with.
+/// Issue 21, item 4: every thread count from 1 to 8 (on a 2-core machine), with both SMP
+/// switches off and on (the deepest thread's line, helpers skipping depths), answers `go
+/// depth`, `go movetime` and `go nodes` with a legal move that the last printed PV starts
+/// with.
 #[test]
 fn every_thread_count_plays_legal_moves() {
     let mut e = Engine::start();
     let fen = SHORT_SEARCH_FENS[0];
     for threads in 1..=8 {
-        for best_thread in [false, true] {
+        for switches in [false, true] {
             e.send(&format!("setoption name Threads value {threads}"));
-            e.send(&format!("setoption name SMPBestThread value {best_thread}"));
-            e.send(&format!("setoption name SMPHelperSkip value {best_thread}"));
+            e.send(&format!("setoption name SMPBestThread value {switches}"));
+            e.send(&format!("setoption name SMPHelperSkip value {switches}"));
             for go in ["go depth 7", "go movetime 40", "go nodes 20000"] {
                 e.send("ucinewgame");
                 e.send(&format!("position fen {fen}"));
@@ -782,7 +783,7 @@ fn every_thread_count_plays_legal_moves() {
                 let mark = e.seen.len();
                 e.send(go);
                 e.bestmove(10 * SECOND);
-                let what = format!("Threads={threads}, SMP switches {best_thread}, {go}");
+                let what = format!("Threads={threads}, SMP switches {switches}, {go}");
                 assert_pv_matches_bestmove(fen, e.lines_since(mark), &what);
             }
         }

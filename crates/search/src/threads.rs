@@ -1,10 +1,10 @@
 //! Lazy SMP: several threads search the same root, sharing only the transposition table.
 //! Each helper has its own ordering tables and starts one iteration deeper when its index
 //! is odd (and with `smp_helper_skip` then steps two plies at a time), so the threads spread
-//! over different depths; the main thread alone reports and
-//! obeys the limits. The line played is the main thread's, or with `smp_best_thread` that
-//! of the thread with the deepest completed iteration (as Ethereal and Stockfish choose).
-//! With one thread there are no helpers and the search is deterministic.
+//! over different depths; the main thread alone reports and obeys the limits. The line
+//! played is the main thread's, or with `smp_best_thread` that of the thread with the
+//! deepest completed iteration (as Ethereal and Stockfish choose). With one thread there
+//! are no helpers and the search is deterministic.
 
 use crate::game::Game;
 use crate::limits::Limits;
