@@ -148,7 +148,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let best = result
             .best_move
             .map_or_else(|| "(none)".to_owned(), |m| bench.position.uci(m));
-        println!(
+        say!(
             "{:<24} {:>6} {:>11} nodes {:>8.0} ms {:>9.0} nps  bestmove {best}",
             bench.id,
             result.score,
@@ -158,8 +158,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         );
     }
     if args.stats {
-        println!("{stats}");
-        println!(
+        say!("{stats}");
+        say!(
             "first-move cutoff rate {:.3}",
             stats.first_move_cutoff_rate()
         );
@@ -174,13 +174,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             } else {
                 0.0
             };
-            println!("iteration {:>2}: {:>12} nodes  ebf {:.2}", i + 1, own, ebf);
+            say!("iteration {:>2}: {:>12} nodes  ebf {:.2}", i + 1, own, ebf);
             previous_own = own;
         }
     }
     if args.threads > 1 {
         for (index, totals) in per_thread.iter().enumerate() {
-            println!(
+            say!(
                 "thread {index}: mean depth {:.2} nodes {} nps {:.0} line played {}/{positions_searched}",
                 totals.depth as f64 / f64::from(positions_searched.max(1)),
                 totals.nodes,
@@ -190,6 +190,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
     }
     let nps = total_nodes as f64 / total_time.as_secs_f64().max(1e-9);
-    println!("{total_nodes} nodes {nps:.0} nps");
+    say!("{total_nodes} nodes {nps:.0} nps");
     Ok(())
 }

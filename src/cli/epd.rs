@@ -82,7 +82,7 @@ pub fn open_tablebases(paths: Option<&str>) -> Result<Option<Arc<Tablebases>>> {
         eprintln!("syzygy: {problem}");
     }
     let tables = tables.with_context(|| format!("no usable Syzygy tables in {paths}"))?;
-    println!("syzygy: {report} in {paths}");
+    say!("syzygy: {report} in {paths}");
     Ok(Some(Arc::new(tables)))
 }
 
@@ -234,7 +234,7 @@ pub fn run(args: &EpdArgs) -> Result<()> {
     } else {
         format!(" {}", args.set.join(" "))
     };
-    println!(
+    say!(
         "{}; {} thread(s), {} MiB hash, {} job(s); {} configuration{setting}",
         describe_limits(&limits),
         args.threads,
@@ -243,7 +243,7 @@ pub fn run(args: &EpdArgs) -> Result<()> {
         if args.bare { "bare" } else { "default" },
     );
     for loaded in &suites {
-        println!("{}: {}", loaded.name, load_summary(&loaded.suite));
+        say!("{}: {}", loaded.name, load_summary(&loaded.suite));
     }
     let id_width = work
         .iter()
@@ -251,8 +251,8 @@ pub fn run(args: &EpdArgs) -> Result<()> {
         .max()
         .unwrap_or(4)
         .clamp(8, 28);
-    println!();
-    println!(
+    say!();
+    say!(
         "{:<6} {:<id_width$} {:<8} {:<22} {:>14} {:>5} {:>12} {:>9}",
         "result", "id", "move", "expected", "found at", "depth", "nodes", "score"
     );
@@ -288,16 +288,16 @@ pub fn run(args: &EpdArgs) -> Result<()> {
     progress.finish();
     let wall = started.elapsed();
 
-    println!();
+    say!();
     for (s, loaded) in suites.iter().enumerate() {
         let mine: Vec<&Row> = rows.iter().filter(|r| r.suite == s).collect();
-        println!("{}: {}", loaded.name, Summary::of(&mine).line());
+        say!("{}: {}", loaded.name, Summary::of(&mine).line());
     }
     let all: Vec<&Row> = rows.iter().collect();
     if suites.len() > 1 {
-        println!("total: {}", Summary::of(&all).line());
+        say!("total: {}", Summary::of(&all).line());
     }
-    println!("wall time {}", human(wall));
+    say!("wall time {}", human(wall));
 
     if let Some(path) = &args.json {
         write_file(path, &to_json(args, &limits, &suites, &rows).render())?;

@@ -1,5 +1,16 @@
 //! Command-line interface: one module per subcommand.
 
+/// `println!` for the tools' reports, ending the program quietly when the reader has gone
+/// (`horizon bench | head`), as command-line tools do, instead of panicking.
+macro_rules! say {
+    () => {
+        $crate::cli::print_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::print_line(format_args!($($arg)*))
+    };
+}
+
 pub mod ablate;
 pub mod bench;
 pub mod chart;
@@ -59,5 +70,19 @@ impl Command {
             Command::Tune(args) => tune::run(&args),
             Command::WdlFit(args) => wdl::run(&args),
         }
+    }
+}
+
+/// Writes one line to stdout for `say!`; a closed pipe ends the program with success, any
+/// other write error with a message and failure.
+pub fn print_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{args}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("horizon: cannot write to stdout: {e}");
+        std::process::exit(1);
     }
 }

@@ -30,7 +30,7 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     let split = divide(&mut pos, args.depth);
     let seconds = start.elapsed().as_secs_f64();
     for (m, nodes) in &split {
-        println!("{}: {nodes}", pos.uci(*m));
+        say!("{}: {nodes}", pos.uci(*m));
     }
     let total: u64 = if args.depth == 0 {
         1
@@ -39,9 +39,9 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     };
     // Interior nodes are walked too; the speed counts leaves, as perft figures usually do.
     let horizon_mnps = mnps(total, seconds);
-    println!();
-    println!("Nodes searched: {total}");
-    println!("Time: {seconds:.3} s, {horizon_mnps:.2} Mnps");
+    say!();
+    say!("Nodes searched: {total}");
+    say!("Time: {seconds:.3} s, {horizon_mnps:.2} Mnps");
     if args.compare {
         let start = Instant::now();
         let plain_total = perft_plain(pos.chess(), args.depth);
@@ -51,8 +51,8 @@ pub fn run(args: &PerftArgs) -> Result<()> {
             plain_total == total,
             "plain walk counted {plain_total}, not {total}"
         );
-        println!("Plain shakmaty walk: {plain_seconds:.3} s, {plain_mnps:.2} Mnps");
-        println!("Horizon / plain: {:.2}", horizon_mnps / plain_mnps);
+        say!("Plain shakmaty walk: {plain_seconds:.3} s, {plain_mnps:.2} Mnps");
+        say!("Horizon / plain: {:.2}", horizon_mnps / plain_mnps);
     }
     Ok(())
 }

@@ -29,7 +29,7 @@ impl Progress {
 
     /// Prints a line on stdout above the bar.
     pub fn println(&self, line: &str) {
-        self.bar.suspend(|| println!("{line}"));
+        self.bar.suspend(|| say!("{line}"));
     }
 
     pub fn set_message(&self, message: String) {

@@ -429,7 +429,7 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
         (Some(path), Some(o)) => format!("{} openings from {}", o.len(), path.display()),
         _ => format!("{} random plies", args.random_plies),
     };
-    println!(
+    say!(
         "selfplay: {} games, {} nodes per move, {} thread(s), {} MiB hash each, {source}, seed {}",
         args.games, args.nodes, args.threads, args.hash, args.seed
     );
@@ -497,8 +497,8 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
         .filter(|&(_, n)| n > 0)
         .map(|(e, n)| format!("{} {n}", e.name()))
         .collect();
-    println!("endings: {}", endings.join(", "));
-    println!(
+    say!("endings: {}", endings.join(", "));
+    say!(
         "games {}: +{wins} ={draws} -{losses} (White's view), {:.1} plies per game, {} positions \
          written to {}, {:.2} games/s, {}",
         args.games,

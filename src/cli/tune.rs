@@ -186,7 +186,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let started = Instant::now();
     let (train, valid, stats) = data::load(&args.data, args.max_positions, threads, args.quiet)?;
     let names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    println!(
+    say!(
         "read {} positions from {} in {}: {} quiet kept ({} training, {} validation, {:.0} MiB)",
         thousands(stats.lines as u64),
         names.join(", "),
@@ -196,7 +196,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         thousands(stats.validation as u64),
         (train.bytes() + valid.bytes()) as f64 / f64::from(1 << 20),
     );
-    println!(
+    say!(
         "skipped: {} in check, {} not quiet (quiescence gains), {} scored by rule, {} unreadable",
         thousands(stats.in_check as u64),
         thousands(stats.tactical as u64),
@@ -214,7 +214,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     };
     let train_before = fit::mean_error(k, &evals, &train.results);
     let valid_before = fit::error(&valid, &start, k, threads);
-    println!(
+    say!(
         "K = {k:.4}{}; error with the current weights: training {train_before:.6}, validation \
          {valid_before:.6}",
         if args.k.is_some() { " (given)" } else { "" }
@@ -227,7 +227,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         .map(|(i, n)| n < args.min_count.max(1) || !selected[i / 2])
         .collect();
     let free = frozen.iter().filter(|&&f| !f).count();
-    println!(
+    say!(
         "tuning {free} of {} values ({NUM_WEIGHTS} middlegame/endgame pairs; the others are \
          {}in fewer than {} training positions), {} epochs, learning rate {}, L2 {}",
         2 * NUM_WEIGHTS,
@@ -251,7 +251,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         }
         if epoch % every == 0 {
             let v = fit::error(&valid, &weights, k, threads);
-            println!(
+            say!(
                 "epoch {epoch:>5}: training {err:.6}, validation {v:.6}  ({})",
                 human(fit_started.elapsed())
             );
@@ -265,13 +265,13 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let rounded: Vec<f64> = weights.iter().map(|w| w.round()).collect();
     let train_rounded = fit::error(&train, &rounded, k, threads);
     let valid_rounded = fit::error(&valid, &rounded, k, threads);
-    println!(
+    say!(
         "epoch {:>5}: training {train_after:.6}, validation {valid_after:.6}  ({})",
         args.epochs,
         human(fit_started.elapsed())
     );
-    println!("rounded weights: training {train_rounded:.6}, validation {valid_rounded:.6}");
-    println!(
+    say!("rounded weights: training {train_rounded:.6}, validation {valid_rounded:.6}");
+    say!(
         "training error {train_before:.6} -> {train_rounded:.6} ({:+.2}%), validation {valid_before:.6} -> {valid_rounded:.6} ({:+.2}%)",
         100.0 * (train_rounded / train_before - 1.0),
         100.0 * (valid_rounded / valid_before.max(1e-300) - 1.0),
@@ -287,12 +287,12 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         .filter(|&(_, d)| d > 0.0)
         .collect();
     changes.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    println!(
+    say!(
         "{} of {NUM_WEIGHTS} weights changed; the largest changes (middlegame, endgame):",
         changes.len()
     );
     for &(i, _) in changes.iter().take(20) {
-        println!(
+        say!(
             "  {:<28} ({:>5}, {:>5}) -> ({:>5}, {:>5})",
             describe(i),
             start[2 * i],
@@ -336,9 +336,9 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         ];
         let source = render_weights_source(&pairs(&rounded), &header);
         write_file(path, &source).with_context(|| "writing the tuned weights")?;
-        println!("wrote {}", path.display());
+        say!("wrote {}", path.display());
     }
-    println!("total time {}", human(started.elapsed()));
+    say!("total time {}", human(started.elapsed()));
     Ok(())
 }
 

@@ -91,7 +91,7 @@ fn read(args: &WdlFitArgs) -> Result<(Vec<Sample>, Vec<Sample>)> {
 }
 
 fn describe(name: &str, model: &WdlModel, train: &[Sample], test: &[Sample]) {
-    println!(
+    say!(
         "{name:<24} a = {:7.1} + {:7.1}·m   b = {:7.1} + {:7.1}·m   log-loss train {:.5}  held-out {:.5}",
         model.a[0],
         model.a[1],
@@ -114,7 +114,7 @@ pub fn run(args: &WdlFitArgs) -> Result<()> {
     );
     let outcomes =
         |samples: &[Sample], o: Outcome| samples.iter().filter(|s| s.outcome == o).count();
-    println!(
+    say!(
         "positions: {} to fit, {} held out (games numbered a multiple of {}); fit set W/D/L {}/{}/{} (side to move)",
         train.len(),
         test.len(),
@@ -123,14 +123,14 @@ pub fn run(args: &WdlFitArgs) -> Result<()> {
         outcomes(&train, Outcome::Draw),
         outcomes(&train, Outcome::Loss)
     );
-    println!("m = material / {MAX_MATERIAL} (pawns 1, minors 3, rooks 5, queens 9)");
+    say!("m = material / {MAX_MATERIAL} (pawns 1, minors 3, rooks 5, queens 9)");
     let with_material = WdlModel::fit(&train, true);
     let flat = WdlModel::fit(&train, false);
     describe("score and material", &with_material, &train, &test);
     describe("score only", &flat, &train, &test);
     describe("built in", &WdlModel::FITTED, &train, &test);
-    println!();
-    println!(
+    say!();
+    say!(
         "    pub const FITTED: WdlModel = WdlModel {{\n        a: [{:.1}, {:.1}],\n        b: [{:.1}, {:.1}],\n    }};",
         with_material.a[0], with_material.a[1], with_material.b[0], with_material.b[1]
     );
