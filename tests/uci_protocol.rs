@@ -203,6 +203,7 @@ fn handshake_lists_every_option() {
         "Syzygy",
         "SMPBestThread",
         "SMPHelperSkip",
+        "SMPDefer",
     ] {
         assert!(
             options
@@ -563,30 +564,35 @@ fn options_take_effect_before_readyok() {
     assert_legal(&Chess::default(), &best, CastlingMode::Standard);
 }
 
-/// The latency figures of the issue: 100 searches, each answered `isready` and then stopped.
-/// A measurement, not a check: run with `--ignored --nocapture`.
+/// The latency figures of issues 19 and 21: with 1, 2 and 8 threads, 100 searches each
+/// answered `isready` and then stopped. A measurement, not a check: run with
+/// `--ignored --nocapture`.
 #[test]
 #[ignore]
 fn latency_figures() {
     let mut e = Engine::start();
-    let (mut ready, mut stop) = (Vec::new(), Vec::new());
-    for i in 0..100u64 {
-        e.send("position startpos moves e2e4 e7e5 g1f3");
-        e.send("go infinite");
-        std::thread::sleep(Duration::from_millis(50 + (i * 37) % 200));
-        e.send("isready");
-        ready.push(e.expect("readyok", SECOND).1);
-        e.send("stop");
-        stop.push(e.bestmove(SECOND).1);
-    }
-    for (name, mut v) in [("isready->readyok", ready), ("stop->bestmove", stop)] {
-        v.sort();
-        println!(
-            "{name}: median {:?} worst {:?} over {}",
-            v[v.len() / 2],
-            v[v.len() - 1],
-            v.len()
-        );
+    for threads in [1, 2, 8] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.ready();
+        let (mut ready, mut stop) = (Vec::new(), Vec::new());
+        for i in 0..100u64 {
+            e.send("position startpos moves e2e4 e7e5 g1f3");
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(50 + (i * 37) % 200));
+            e.send("isready");
+            ready.push(e.expect("readyok", SECOND).1);
+            e.send("stop");
+            stop.push(e.bestmove(SECOND).1);
+        }
+        for (name, mut v) in [("isready->readyok", ready), ("stop->bestmove", stop)] {
+            v.sort();
+            println!(
+                "Threads={threads} {name}: median {:?} worst {:?} over {}",
+                v[v.len() / 2],
+                v[v.len() - 1],
+                v.len()
+            );
+        }
     }
 }
 
@@ -776,6 +782,7 @@ fn every_thread_count_plays_legal_moves() {
             e.send(&format!("setoption name Threads value {threads}"));
             e.send(&format!("setoption name SMPBestThread value {switches}"));
             e.send(&format!("setoption name SMPHelperSkip value {switches}"));
+            e.send(&format!("setoption name SMPDefer value {switches}"));
             for go in ["go depth 7", "go movetime 40", "go nodes 20000"] {
                 e.send("ucinewgame");
                 e.send(&format!("position fen {fen}"));

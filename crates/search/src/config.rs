@@ -264,6 +264,10 @@ pub struct SearchConfig {
     /// the main thread and leave deeper entries in the shared table for it (the depth
     /// skipping of Stockfish 7-10's Lazy SMP, in its simplest form).
     pub smp_helper_skip: bool,
+    /// Threads put off a move another thread is searching until the node's other moves
+    /// are done (simplified ABDADA, `abdada.rs`), so they split nodes instead of
+    /// searching the same subtree side by side.
+    pub smp_defer: bool,
 }
 
 impl Default for SearchConfig {
@@ -359,6 +363,7 @@ impl Default for SearchConfig {
             multipv: 1,
             smp_best_thread: false,
             smp_helper_skip: false,
+            smp_defer: false,
         }
     }
 }

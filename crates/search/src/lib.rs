@@ -13,9 +13,10 @@
 //! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs; `ghi.rs`:
 //!   path-dependent values (graph history interaction: ignore, mark, exact);
 //!   `tablebase.rs`: endgame-table results as bounds (`Game::table_outcome`)
-//! - `threads.rs`: Lazy SMP; `limits.rs`: limits and stopping; `config.rs`, `stats.rs`
+//! - `threads.rs`: Lazy SMP, `abdada.rs` (its move deferral); `limits.rs`: limits and stopping; `config.rs`, `stats.rs`
 //! - `random_tree.rs`: artificial game trees and reference negamax for tests
 
+pub mod abdada;
 mod aspiration;
 pub mod config;
 pub mod continuation;

@@ -1,6 +1,7 @@
 //! The interior node: fail-soft (or fail-hard) alpha-beta or NegaScout/PVS, with the table,
 //! null move, pre-search, ETC, extensions and late move reductions plugged in.
 
+use crate::abdada::{self, Deferred};
 use crate::config::{Algorithm, GhiMode, HistoryWeight};
 use crate::continuation::ContinuationKeys;
 use crate::game::{Game, NoMoves};
@@ -207,9 +208,35 @@ impl<G: Game> Searcher<G> {
         // Capture-history slots of the captures and promotions searched so far.
         let mut tacticals_tried = [0u32; MAX_TACTICALS_TRIED];
         let mut tacticals_count = 0usize;
-        while let Some((m, class)) = picker.next(game, &self.config, self.ordering_tables()) {
+        // Lazy SMP deferral (`abdada.rs`): moves another thread is searching, put off.
+        let defer = depth >= abdada::DEFER_MIN_DEPTH && self.busy.is_some();
+        let node_key = game.key();
+        let mut deferred: Option<Deferred<G::Move, Class>> = None;
+        loop {
+            let (m, class, was_deferred) =
+                match picker.next(game, &self.config, self.ordering_tables()) {
+                    Some((m, class)) => (m, class, false),
+                    None => match deferred.as_mut().and_then(Deferred::pop) {
+                        Some((m, class)) => (m, class, true),
+                        None => break,
+                    },
+                };
             let packed = G::encode(m);
             if packed == excluded {
+                continue;
+            }
+            if defer
+                && searched > 0
+                && !was_deferred
+                && self
+                    .busy
+                    .as_deref()
+                    .is_some_and(|busy| busy.is_busy(node_key, packed))
+                && deferred
+                    .get_or_insert_with(Deferred::default)
+                    .push(m, class)
+            {
+                self.stats.smp_deferred += 1;
                 continue;
             }
             let tactical = game.is_capture(m) || game.is_promotion(m);
@@ -275,6 +302,9 @@ impl<G: Game> Searcher<G> {
             let new_depth = depth - 1 + extension;
             let child_follows = follow_pv && packed == self.refutation.move_at(ply);
 
+            if defer && let Some(busy) = self.busy.as_deref() {
+                busy.start(node_key, packed);
+            }
             let value = if searched == 0 {
                 self.expected_cut[ply + 1] = !pv_node && !cut_node;
                 -self.node(
@@ -298,6 +328,9 @@ impl<G: Game> Searcher<G> {
                 self.expected_cut[ply + 1] = true;
                 self.late_move(game, alpha, beta, new_depth, reduction, ply, pv_node)
             };
+            if defer && let Some(busy) = self.busy.as_deref() {
+                busy.finish(node_key, packed);
+            }
             game.undo();
             if self.stopped {
                 return 0;

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::abdada::BusyMoves;
 use crate::config::SearchConfig;
 use crate::continuation::{CONTINUATION_PLIES, ContinuationHistory, NO_SLOT};
 use crate::correction::CorrectionHistory;
@@ -152,6 +153,8 @@ pub struct Searcher<G: Game> {
     pub(crate) correction: CorrectionHistory,
     /// Main thread: reports, ages the table, obeys limits; helpers only search.
     pub(crate) is_main: bool,
+    /// Lazy SMP with `smp_defer`: the moves the threads are searching (`abdada.rs`).
+    pub(crate) busy: Option<Arc<BusyMoves>>,
     pub(crate) _game: std::marker::PhantomData<G>,
 }
 
@@ -193,6 +196,7 @@ impl<G: Game> Searcher<G> {
             expected_cut: [false; MAX_PLY + 2],
             correction: CorrectionHistory::default(),
             is_main: true,
+            busy: None,
             _game: std::marker::PhantomData,
         }
     }

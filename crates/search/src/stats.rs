@@ -87,6 +87,8 @@ pub struct SearchStats {
     pub tb_cutoffs: u64,
     /// Lazy SMP: searches whose played line came from a helper thread (`SMPBestThread`).
     pub smp_helper_lines: u64,
+    /// Lazy SMP: moves put off because another thread was searching them (`SMPDefer`).
+    pub smp_deferred: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -151,6 +153,7 @@ impl Default for SearchStats {
             tb_hits: 0,
             tb_cutoffs: 0,
             smp_helper_lines: 0,
+            smp_deferred: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -242,6 +245,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tb_hits += o.tb_hits;
         self.tb_cutoffs += o.tb_cutoffs;
         self.smp_helper_lines += o.smp_helper_lines;
+        self.smp_deferred += o.smp_deferred;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -345,8 +349,8 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "tablebases: hits {} cutoffs {}; smp: helper lines played {}",
-            self.tb_hits, self.tb_cutoffs, self.smp_helper_lines
+            "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {}",
+            self.tb_hits, self.tb_cutoffs, self.smp_helper_lines, self.smp_deferred
         )
     }
 }

@@ -6,6 +6,9 @@
 //! deepest completed iteration (as Ethereal and Stockfish choose). With one thread there
 //! are no helpers and the search is deterministic.
 
+use std::sync::Arc;
+
+use crate::abdada::BusyMoves;
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::searcher::{Observer, SearchResult, Searcher, Silent, ThreadReport};
@@ -30,11 +33,16 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
         search_moves: limits.search_moves.clone(),
         ..Limits::default()
     };
-    std::thread::scope(|scope| {
+    // A fresh table of busy moves per search: a stopped search leaves marks behind.
+    let busy =
+        (main.config.smp_defer && !helpers.is_empty()).then(|| Arc::new(BusyMoves::default()));
+    main.busy.clone_from(&busy);
+    let result = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(helpers.len());
         for (index, helper) in helpers.iter_mut().enumerate() {
             helper.is_main = false;
             helper.config = main.config.clone();
+            helper.busy.clone_from(&busy);
             let offset = (index as u32 + 1) % 2;
             if main.config.smp_helper_skip && offset == 1 {
                 helper.config.depth_step = 2;
@@ -62,7 +70,12 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
         }
         let choose = main.config.smp_best_thread && main.config.multipv == 1;
         combine(main_result, helper_results, choose)
-    })
+    });
+    main.busy = None;
+    for helper in helpers.iter_mut() {
+        helper.busy = None;
+    }
+    result
 }
 
 /// The main thread's result with every thread's nodes and counters added and a report per

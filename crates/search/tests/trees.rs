@@ -448,3 +448,54 @@ fn node_limit_is_obeyed_exactly() {
     assert_eq!(result.stats.total_nodes(), 5_000);
     assert!(result.best_move.is_some(), "a move even when stopped early");
 }
+
+/// Lazy SMP with every switch: helpers stop at the same depth, so whatever they leave in the
+/// shared table is exact for that depth, and the value stays the negamax value.
+#[test]
+fn lazy_smp_returns_the_negamax_value_with_every_switch() {
+    use horizon_search::threads::search_smp;
+    let exact = exact_configs()
+        .into_iter()
+        .find(|(name, _)| *name == "all exact enhancements")
+        .expect("config")
+        .1;
+    for seed in SEEDS {
+        for depth in [4u32, 5, 6] {
+            let expected = negamax(&mut tree(seed, depth as usize), depth);
+            for threads in [2, 4] {
+                for switches in [false, true] {
+                    let config = SearchConfig {
+                        smp_defer: switches,
+                        smp_helper_skip: switches,
+                        smp_best_thread: switches,
+                        ..exact.clone()
+                    };
+                    let mut main = Searcher::<RandomTree>::standalone(config.clone(), 4);
+                    let mut helpers: Vec<Searcher<RandomTree>> = (1..threads)
+                        .map(|_| {
+                            Searcher::new(
+                                config.clone(),
+                                main.table().clone(),
+                                main.control().clone(),
+                            )
+                        })
+                        .collect();
+                    let game = tree(seed, depth as usize);
+                    let result = search_smp(
+                        &mut main,
+                        &mut helpers,
+                        &game,
+                        &Limits::depth(depth),
+                        &mut Silent,
+                    );
+                    assert_eq!(
+                        (result.score, result.depth),
+                        (expected, depth),
+                        "seed {seed} depth {depth} threads {threads} switches {switches}"
+                    );
+                    assert_eq!(result.threads.len(), threads);
+                }
+            }
+        }
+    }
+}

@@ -683,6 +683,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         smp_helper_skip,
         "helpers 1, 3, 5... search every other depth, ahead of the main thread"
     ),
+    check!(
+        "SMPDefer",
+        smp_defer,
+        "put off moves another thread is searching (simplified ABDADA)"
+    ),
 ];
 
 /// The option called `name` (case-insensitive, as UCI asks).
