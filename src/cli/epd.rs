@@ -254,7 +254,14 @@ pub fn run(args: &EpdArgs) -> Result<()> {
     say!();
     say!(
         "{:<6} {:<id_width$} {:<8} {:<22} {:>14} {:>5} {:>12} {:>9}",
-        "result", "id", "move", "expected", "found at", "depth", "nodes", "score"
+        "result",
+        "id",
+        "move",
+        "expected",
+        "found at",
+        "depth",
+        "nodes",
+        "score"
     );
 
     let progress = Progress::new(work.len(), args.quiet);

@@ -431,7 +431,11 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     };
     say!(
         "selfplay: {} games, {} nodes per move, {} thread(s), {} MiB hash each, {source}, seed {}",
-        args.games, args.nodes, args.threads, args.hash, args.seed
+        args.games,
+        args.nodes,
+        args.threads,
+        args.hash,
+        args.seed
     );
 
     let config = SearchConfig::default();

@@ -132,7 +132,10 @@ pub fn run(args: &WdlFitArgs) -> Result<()> {
     say!();
     say!(
         "    pub const FITTED: WdlModel = WdlModel {{\n        a: [{:.1}, {:.1}],\n        b: [{:.1}, {:.1}],\n    }};",
-        with_material.a[0], with_material.a[1], with_material.b[0], with_material.b[1]
+        with_material.a[0],
+        with_material.a[1],
+        with_material.b[0],
+        with_material.b[1]
     );
     Ok(())
 }
