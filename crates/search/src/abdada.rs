@@ -11,6 +11,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::game::Game;
+use crate::searcher::Searcher;
+
 /// Remaining depth from which nodes mark and defer their moves.
 pub const DEFER_MIN_DEPTH: i32 = 3;
 
@@ -68,6 +71,29 @@ impl BusyMoves {
     pub fn finish(&self, key: u64, mv: u16) {
         let (slot, tag) = slot_and_tag(key, mv);
         let _ = self.slots[slot].compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+impl<G: Game> Searcher<G> {
+    /// Whether another thread is searching `mv` from the position `key` (false without a
+    /// table of busy moves).
+    #[inline]
+    pub(crate) fn busy_elsewhere(&self, key: u64, mv: u16) -> bool {
+        self.busy
+            .as_deref()
+            .is_some_and(|busy| busy.is_busy(key, mv))
+    }
+
+    /// Marks (`on`) or unmarks `mv` from `key` as searched by this thread.
+    #[inline]
+    pub(crate) fn mark_busy(&self, key: u64, mv: u16, on: bool) {
+        if let Some(busy) = self.busy.as_deref() {
+            if on {
+                busy.start(key, mv);
+            } else {
+                busy.finish(key, mv);
+            }
+        }
     }
 }
 

@@ -228,10 +228,7 @@ impl<G: Game> Searcher<G> {
             if defer
                 && searched > 0
                 && !was_deferred
-                && self
-                    .busy
-                    .as_deref()
-                    .is_some_and(|busy| busy.is_busy(node_key, packed))
+                && self.busy_elsewhere(node_key, packed)
                 && deferred
                     .get_or_insert_with(Deferred::default)
                     .push(m, class)
@@ -302,8 +299,8 @@ impl<G: Game> Searcher<G> {
             let new_depth = depth - 1 + extension;
             let child_follows = follow_pv && packed == self.refutation.move_at(ply);
 
-            if defer && let Some(busy) = self.busy.as_deref() {
-                busy.start(node_key, packed);
+            if defer {
+                self.mark_busy(node_key, packed, true);
             }
             let value = if searched == 0 {
                 self.expected_cut[ply + 1] = !pv_node && !cut_node;
@@ -328,8 +325,8 @@ impl<G: Game> Searcher<G> {
                 self.expected_cut[ply + 1] = true;
                 self.late_move(game, alpha, beta, new_depth, reduction, ply, pv_node)
             };
-            if defer && let Some(busy) = self.busy.as_deref() {
-                busy.finish(node_key, packed);
+            if defer {
+                self.mark_busy(node_key, packed, false);
             }
             game.undo();
             if self.stopped {
