@@ -18,6 +18,7 @@ use std::sync::Arc;
 use crate::error::{MoveParseError, PositionParseError};
 use crate::eval::{self, PawnTable};
 use crate::key;
+use crate::movegen;
 use crate::tablebase::Tablebases;
 
 /// FEN of the standard start position.
@@ -361,16 +362,10 @@ impl Position {
     #[inline]
     pub fn tactical_moves(&self, out: &mut MoveList) {
         let chess = self.chess();
-        let moves = chess.legal_moves();
-        out.clear();
         if chess.is_check() {
-            fill(out, &moves);
+            fill(out, &chess.legal_moves());
         } else {
-            out.extend(
-                moves
-                    .into_iter()
-                    .filter(|m| m.is_capture() || m.is_promotion()),
-            );
+            movegen::tactical_moves_not_in_check(chess, out);
         }
     }
 
