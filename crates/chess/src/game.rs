@@ -96,6 +96,11 @@ impl Game for Position {
         self.evaluate()
     }
 
+    fn eval_cache_counters(&self) -> (u64, u64) {
+        let (hits, probes) = self.pawn_table_counters();
+        (probes, hits)
+    }
+
     #[inline]
     fn in_check(&self) -> bool {
         Position::in_check(self)

@@ -299,6 +299,30 @@ fn a_threefold_repetition_scores_zero() {
 }
 
 #[test]
+fn the_pawn_hash_counts_each_search_apart() {
+    let (fen, _, _) = suite_entry("WAC.003");
+    let mut pos = Position::from_epd(&fen).expect("valid");
+    let first = search(&mut pos, SearchConfig::default(), &Limits::depth(8)).stats;
+    // The position keeps its pawn hash; a second, identical search evaluates as often.
+    let second = search(&mut pos, SearchConfig::default(), &Limits::depth(8)).stats;
+    assert!(
+        first.eval_cache_probes > 1000,
+        "{}",
+        first.eval_cache_probes
+    );
+    assert!(first.eval_cache_hits > first.eval_cache_probes / 2);
+    assert!(
+        first.eval_cache_hits < first.eval_cache_probes,
+        "a cold table misses"
+    );
+    assert_eq!(second.eval_cache_probes, first.eval_cache_probes);
+    assert!(second.eval_cache_hits <= second.eval_cache_probes);
+    let (hits, probes) = pos.pawn_table_counters();
+    assert_eq!(probes, first.eval_cache_probes + second.eval_cache_probes);
+    assert_eq!(hits, first.eval_cache_hits + second.eval_cache_hits);
+}
+
+#[test]
 fn searches_are_deterministic_on_chess() {
     let (fen, _, _) = suite_entry("WAC.003");
     let run = || {

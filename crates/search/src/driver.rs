@@ -43,6 +43,7 @@ impl<G: Game> Searcher<G> {
         self.stopped = false;
         self.in_presearch = false;
         self.root_ply = game.ply();
+        let eval_cache_start = game.eval_cache_counters();
         // The root's static eval, for `improving` two plies down.
         self.static_evals[0] = if game.in_check() {
             -INFINITY
@@ -77,6 +78,7 @@ impl<G: Game> Searcher<G> {
             } else {
                 DRAW
             };
+            self.count_eval_cache(game, eval_cache_start);
             return self.result(None, None, score, 0, Vec::new());
         }
 
@@ -222,9 +224,17 @@ impl<G: Game> Searcher<G> {
             (None, None) => None,
         };
         let score = lines[0].score;
+        self.count_eval_cache(game, eval_cache_start);
         let mut result = self.result(best, ponder, score, depth, lines);
         result.line_depth = partial_depth.unwrap_or(depth);
         result
+    }
+
+    /// The evaluation cache's probes and hits since `start` (the counters at the search's start).
+    fn count_eval_cache(&mut self, game: &G, start: (u64, u64)) {
+        let (probes, hits) = game.eval_cache_counters();
+        self.stats.eval_cache_probes = probes - start.0;
+        self.stats.eval_cache_hits = hits - start.1;
     }
 
     /// The table's move in the position after `best`, if it is legal there: the ponder move

@@ -102,6 +102,11 @@ pub trait Game: Clone + Send + 'static {
     fn history_signature(&self, _search_root_ply: usize, _plies: usize) -> Option<u64> {
         None
     }
+    /// Probes and hits of the game's evaluation cache since the game object was made
+    /// (chess: the pawn hash), for statistics; `(0, 0)` for games without one.
+    fn eval_cache_counters(&self) -> (u64, u64) {
+        (0, 0)
+    }
     /// The value when the side to move has no legal move.
     fn no_moves(&self) -> NoMoves;
     /// Whether the side to move can repeat a position of the search path (from

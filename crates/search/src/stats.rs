@@ -89,6 +89,9 @@ pub struct SearchStats {
     pub smp_helper_lines: u64,
     /// Lazy SMP: moves put off because another thread was searching them (`SMPDefer`).
     pub smp_deferred: u64,
+    /// The game's evaluation cache (chess: the pawn hash): probes and hits during the search.
+    pub eval_cache_probes: u64,
+    pub eval_cache_hits: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -154,6 +157,8 @@ impl Default for SearchStats {
             tb_cutoffs: 0,
             smp_helper_lines: 0,
             smp_deferred: 0,
+            eval_cache_probes: 0,
+            eval_cache_hits: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -246,6 +251,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tb_cutoffs += o.tb_cutoffs;
         self.smp_helper_lines += o.smp_helper_lines;
         self.smp_deferred += o.smp_deferred;
+        self.eval_cache_probes += o.eval_cache_probes;
+        self.eval_cache_hits += o.eval_cache_hits;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -347,10 +354,17 @@ impl fmt::Display for SearchStats {
             "extensions: check {} single-reply {} recapture {} pawn-7th {}",
             self.ext_check, self.ext_single_reply, self.ext_recapture, self.ext_pawn_seventh
         )?;
-        write!(
+        writeln!(
             f,
             "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {}",
             self.tb_hits, self.tb_cutoffs, self.smp_helper_lines, self.smp_deferred
+        )?;
+        write!(
+            f,
+            "eval cache: probes {} hits {} ({:.1}%)",
+            self.eval_cache_probes,
+            self.eval_cache_hits,
+            pct(self.eval_cache_hits, self.eval_cache_probes)
         )
     }
 }
