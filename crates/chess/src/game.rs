@@ -62,6 +62,11 @@ impl Game for Position {
     }
 
     #[inline]
+    fn generate_quiet(&self, out: &mut MoveList) {
+        self.quiet_moves(out);
+    }
+
+    #[inline]
     fn play(&mut self, m: Move) {
         Position::play(self, m);
     }

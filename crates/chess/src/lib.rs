@@ -8,7 +8,7 @@ pub mod error;
 pub mod eval;
 pub mod game;
 mod key;
-pub mod movegen;
+mod movegen;
 pub mod perft;
 pub mod position;
 pub mod see;

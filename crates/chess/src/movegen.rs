@@ -1,15 +1,18 @@
-//! Tactical move generation for quiescence: captures and promotions generated directly from
-//! bitboards, without building the full legal list first (shakmaty's `capture_moves` is
-//! `legal_moves` filtered).
+//! Move generation in two parts, captures and promotions apart from quiet moves, straight
+//! from bitboards: quiescence needs only the first part, and a staged move picker asks for the
+//! quiet moves only when no capture cut off (shakmaty's `capture_moves` is `legal_moves`
+//! filtered, so it saves nothing).
 //!
-//! The moves come out in exactly the order in which they appear in shakmaty's
+//! Each part's moves come out in exactly the order in which they appear in shakmaty's
 //! `legal_moves()`, so move ordering, which breaks score ties by generation order, and
 //! hence every search, stay the same node for node. Legality uses shakmaty's own rule
 //! for a position not in check: a piece pinned to its king may move only along the pin
 //! line, and the king may not step onto an attacked square. En passant, whose legality
 //! needs the board after two pieces leave, is left to shakmaty.
 
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position as _, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, Move, MoveList, Position as _, Role, Square, attacks,
+};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -55,6 +58,54 @@ pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
         push_promotions(out, from_square(to, push), to, None);
     }
 
+    push_piece_moves(chess, king, them, out);
+    keep_legal(chess, king, out);
+}
+
+/// Quiet moves (neither captures nor promotions) of a position whose side to move is not in
+/// check, in `legal_moves()` order: with [`tactical_moves_not_in_check`], every legal move.
+pub fn quiet_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
+    debug_assert!(!chess.is_check());
+    out.clear();
+    let board = chess.board();
+    let turn = chess.turn();
+    let empty = !board.occupied();
+    let Some(king) = board.king_of(turn) else {
+        return;
+    };
+    let push = turn.fold_wb(8, -8);
+    let single = chess.our(Role::Pawn).shift(push) & empty;
+    for to in single & !Bitboard::BACKRANKS {
+        out.push(Move::Normal {
+            role: Role::Pawn,
+            from: from_square(to, push),
+            capture: None,
+            to,
+            promotion: None,
+        });
+    }
+    let double = single.shift(push) & turn.fold_wb(Bitboard::SOUTH, Bitboard::NORTH) & empty;
+    for to in double {
+        out.push(Move::Normal {
+            role: Role::Pawn,
+            from: from_square(to, 2 * push),
+            capture: None,
+            to,
+            promotion: None,
+        });
+    }
+    push_piece_moves(chess, king, empty, out);
+    out.extend(chess.castling_moves(CastlingSide::KingSide));
+    out.extend(chess.castling_moves(CastlingSide::QueenSide));
+    keep_legal(chess, king, out);
+}
+
+/// Knight, bishop, rook, queen and then king moves onto `target`, each piece's in square
+/// order (the king only onto squares the opponent does not attack).
+#[inline]
+fn push_piece_moves(chess: &Chess, king: Square, target: Bitboard, out: &mut MoveList) {
+    let board = chess.board();
+    let occupied = board.occupied();
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for from in chess.our(role) {
             let reach = match role {
@@ -63,7 +114,7 @@ pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
                 Role::Rook => attacks::rook_attacks(from, occupied),
                 _ => attacks::queen_attacks(from, occupied),
             };
-            for to in reach & them {
+            for to in reach & target {
                 out.push(Move::Normal {
                     role,
                     from,
@@ -74,8 +125,8 @@ pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
             }
         }
     }
-    for to in attacks::king_attacks(king) & them {
-        if board.attacks_to(to, !turn, occupied).is_empty() {
+    for to in attacks::king_attacks(king) & target {
+        if board.attacks_to(to, !chess.turn(), occupied).is_empty() {
             out.push(Move::Normal {
                 role: Role::King,
                 from: king,
@@ -85,7 +136,11 @@ pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
             });
         }
     }
+}
 
+/// Drops the moves of pinned pieces that leave their pin line.
+#[inline]
+fn keep_legal(chess: &Chess, king: Square, out: &mut MoveList) {
     let pinned = pinned_candidates(chess, king);
     if pinned.any() {
         out.retain(|m| match *m {
@@ -149,16 +204,21 @@ mod tests {
             .collect()
     }
 
+    /// Both parts against the filtered legal list; the number of tactical moves.
     fn check(chess: &Chess) -> usize {
-        let mut out = MoveList::new();
-        tactical_moves_not_in_check(chess, &mut out);
-        assert_eq!(
-            out.to_vec(),
-            filtered(chess),
-            "{}",
-            Fen::from_position(chess, shakmaty::EnPassantMode::Legal)
-        );
-        out.len()
+        let fen = Fen::from_position(chess, shakmaty::EnPassantMode::Legal);
+        let mut tactical = MoveList::new();
+        tactical_moves_not_in_check(chess, &mut tactical);
+        assert_eq!(tactical.to_vec(), filtered(chess), "{fen}");
+        let mut quiet = MoveList::new();
+        quiet_moves_not_in_check(chess, &mut quiet);
+        let expected: Vec<Move> = chess
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !m.is_capture() && !m.is_promotion())
+            .collect();
+        assert_eq!(quiet.to_vec(), expected, "{fen}");
+        tactical.len()
     }
 
     fn position(fen: &str) -> Chess {
@@ -171,7 +231,8 @@ mod tests {
     #[test]
     fn same_moves_in_the_same_order_as_the_filtered_legal_list() {
         // Pins along ranks, files and diagonals, en passant into and out of a pin,
-        // promotions with and without capture, a king that may not capture a guarded piece.
+        // promotions with and without capture, a king that may not capture a guarded piece,
+        // castling with the path free, blocked and attacked.
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -185,6 +246,9 @@ mod tests {
             "4k3/8/8/8/8/5q2/4B3/4K3 w - - 0 1",
             "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
             "1k6/8/8/8/8/8/6p1/4K2R b K - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/5r2/R3K2R b KQkq - 0 1",
         ];
         let mut tactical = 0;
         for fen in fens {

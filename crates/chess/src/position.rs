@@ -369,6 +369,17 @@ impl Position {
         }
     }
 
+    /// The legal moves `tactical_moves` leaves out: quiet moves, none when in check.
+    #[inline]
+    pub fn quiet_moves(&self, out: &mut MoveList) {
+        let chess = self.chess();
+        if chess.is_check() {
+            out.clear();
+        } else {
+            movegen::quiet_moves_not_in_check(chess, out);
+        }
+    }
+
     /// A signature of the last `plies` positions before this one, for the search's
     /// `GHI=exact`: the multiset of those positions (within the repetition window), each
     /// tagged with whether it lies before `search_root` (where a repetition must happen

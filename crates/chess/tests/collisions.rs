@@ -50,6 +50,9 @@ impl Game for Colliding {
     fn generate_tactical(&self, out: &mut MoveList) {
         self.0.generate_tactical(out);
     }
+    fn generate_quiet(&self, out: &mut MoveList) {
+        self.0.generate_quiet(out);
+    }
     fn play(&mut self, m: Move) {
         Game::play(&mut self.0, m);
     }

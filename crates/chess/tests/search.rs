@@ -88,6 +88,7 @@ fn selective() -> SearchConfig {
         singular: true,
         lmr_refined: true,
         correction_history: true,
+        staged_generation: true,
         ..SearchConfig::default()
     }
 }
@@ -124,7 +125,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 11] = [
+    let cases: [(&str, SearchConfig, Counter); 12] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -206,6 +207,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.corrected_evals,
+        ),
+        (
+            "staged generation",
+            SearchConfig {
+                staged_generation: true,
+                ..without_selectivity()
+            },
+            |s| s.staged_quiet_skips,
         ),
     ];
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9";

@@ -108,6 +108,11 @@ pub struct SearchConfig {
     /// Refutation (PV) table: the previous iteration's principal variation first.
     pub refutation: bool,
     pub countermove: bool,
+    /// Staged generation: captures and promotions are generated and tried before the quiet
+    /// moves are generated at all (`Game::generate_quiet`), so a node that a capture cuts
+    /// off never generates its quiet moves. Tied scores may then be picked in another order
+    /// than from the full list, so the tree is not the same node for node.
+    pub staged_generation: bool,
     /// Capture history (moving piece, target, captured type) orders captures within their
     /// SEE class, with gravity updates.
     pub capture_history: bool,
@@ -289,6 +294,7 @@ impl Default for SearchConfig {
             history_aging: true,
             refutation: true,
             countermove: true,
+            staged_generation: false,
             capture_history: false,
             capture_history_divisor: 8,
             continuation_history: false,
@@ -389,6 +395,7 @@ impl SearchConfig {
             history_aging: false,
             refutation: false,
             countermove: false,
+            staged_generation: false,
             capture_history: false,
             continuation_history: false,
             aspiration: false,

@@ -41,8 +41,9 @@ pub enum TableOutcome {
 pub trait Game: Clone + Send + 'static {
     /// A move. Cheap to copy.
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
-    /// A fixed-capacity move buffer (no heap allocation), e.g. an `ArrayVec`.
-    type Moves: Default + AsRef<[Self::Move]> + AsMut<[Self::Move]>;
+    /// A fixed-capacity move buffer (no heap allocation), e.g. an `ArrayVec`. `extend`
+    /// appends (the staged picker adds the quiet moves behind the captures).
+    type Moves: Default + AsRef<[Self::Move]> + AsMut<[Self::Move]> + Extend<Self::Move>;
     /// The number of distinct history-table slots `history_index` can return.
     const HISTORY_SIZE: usize;
     /// Slots per move in the continuation histories (which hold this many squared entries);
@@ -71,6 +72,9 @@ pub trait Game: Clone + Send + 'static {
     /// The moves quiescence search looks at: captures and promotions, or every evasion
     /// when in check.
     fn generate_tactical(&self, out: &mut Self::Moves);
+    /// The legal moves `generate_tactical` leaves out (none in check), so that the two lists
+    /// together hold `generate`'s moves: a staged picker asks for these only when needed.
+    fn generate_quiet(&self, out: &mut Self::Moves);
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
     /// Takes back the last move.

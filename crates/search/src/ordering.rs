@@ -1,10 +1,14 @@
 //! Move ordering: a staged move picker. The table move is tried before any move is
-//! generated; the rest are scored once and picked best-first by selection, so nothing is
-//! sorted beyond the move that produces a cutoff.
+//! generated; the rest are scored once each, as they are generated, and picked best-first
+//! by selection, so nothing is sorted beyond the move that produces a cutoff.
 //!
 //! Order (each part switchable): table move, the refutation-table (previous PV) move,
 //! winning and equal captures and promotions (knowledge heuristic: SEE, MVV-LVA), killers,
 //! countermove, quiet moves by history score, losing captures.
+//!
+//! With `staged_generation` the captures and promotions are generated first and the quiet
+//! moves are generated (and appended) only once no winning capture is left to try, or at
+//! once where a refutation move is expected, since it may be quiet.
 
 use crate::config::SearchConfig;
 use crate::continuation::{ContinuationHistory, ContinuationKeys};
@@ -93,6 +97,8 @@ pub struct MovePicker<G: Game> {
     tt_given: bool,
     hints: Hints,
     tactical_only: bool,
+    /// Staged generation: the quiet moves are still to be generated.
+    quiets_pending: bool,
 }
 
 impl<G: Game> MovePicker<G> {
@@ -113,6 +119,7 @@ impl<G: Game> MovePicker<G> {
             tt_given: false,
             hints,
             tactical_only: false,
+            quiets_pending: false,
         }
     }
 
@@ -129,18 +136,56 @@ impl<G: Game> MovePicker<G> {
         if matches!(self.stage, Stage::TableMove | Stage::Generate) {
             self.generate(game, config, tables);
         }
+        if self.quiets_pending {
+            self.add_quiets(game, config, tables);
+        }
         self.len
     }
 
     fn generate(&mut self, game: &G, config: &SearchConfig, tables: OrderingTables<'_>) {
         if self.tactical_only {
             game.generate_tactical(&mut self.moves);
+        } else if config.staged_generation {
+            game.generate_tactical(&mut self.moves);
+            self.quiets_pending = true;
         } else {
             game.generate(&mut self.moves);
         }
+        self.len = self.moves.as_ref().len().min(MAX_MOVES);
+        self.score_from(0, game, config, tables);
+        self.stage = Stage::Pick;
+        if self.quiets_pending && config.refutation && self.hints.refutation != 0 {
+            self.add_quiets(game, config, tables);
+        }
+    }
+
+    /// Whether staged generation generated the captures and never needed the quiet moves.
+    #[inline]
+    pub fn quiets_skipped(&self) -> bool {
+        self.quiets_pending
+    }
+
+    /// Staged generation: appends the quiet moves behind the moves not yet given.
+    fn add_quiets(&mut self, game: &G, config: &SearchConfig, tables: OrderingTables<'_>) {
+        let mut quiets = G::Moves::default();
+        game.generate_quiet(&mut quiets);
+        let start = self.len;
+        self.moves.extend(quiets.as_ref().iter().copied());
+        self.len = self.moves.as_ref().len().min(MAX_MOVES);
+        self.score_from(start, game, config, tables);
+        self.quiets_pending = false;
+    }
+
+    /// Scores the generated moves from index `start` on.
+    fn score_from(
+        &mut self,
+        start: usize,
+        game: &G,
+        config: &SearchConfig,
+        tables: OrderingTables<'_>,
+    ) {
         let moves = self.moves.as_ref();
-        self.len = moves.len().min(MAX_MOVES);
-        for (i, &m) in moves[..self.len].iter().enumerate() {
+        for (i, &m) in moves.iter().enumerate().take(self.len).skip(start) {
             self.scores[i] = if Some(m) != self.tt_move {
                 score_move(game, m, &self.hints, config, tables, self.tactical_only)
             } else if self.tt_given {
@@ -149,7 +194,6 @@ impl<G: Game> MovePicker<G> {
                 i32::MAX // generation was forced before its turn: it still comes first
             };
         }
-        self.stage = Stage::Pick;
     }
 
     /// The next move and why it comes now, or `None` when all were given.
@@ -184,6 +228,10 @@ impl<G: Game> MovePicker<G> {
                 }
                 Stage::Pick => {
                     if self.next >= self.len {
+                        if self.quiets_pending {
+                            self.add_quiets(game, config, tables);
+                            continue;
+                        }
                         self.stage = Stage::Done;
                         return None;
                     }
@@ -194,6 +242,11 @@ impl<G: Game> MovePicker<G> {
                         }
                     }
                     let score = self.scores[best];
+                    if self.quiets_pending && score < GOOD_TACTICAL {
+                        // No winning capture left: killers and quiet moves come next.
+                        self.add_quiets(game, config, tables);
+                        continue;
+                    }
                     if score < COUNTERMOVE {
                         // Only quiet moves and losing captures are left: sort them once
                         // instead of selecting each (all-nodes search every move).
@@ -305,4 +358,108 @@ fn score_move<G: Game>(
         return score.clamp(HISTORY_MIN, HISTORY_MAX);
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random_tree::{RandomTree, TreeConfig};
+
+    /// Every move a picker gives, in order.
+    fn picked(
+        game: &RandomTree,
+        tt_move: Option<<RandomTree as Game>::Move>,
+        hints: Hints,
+        config: &SearchConfig,
+        tables: OrderingTables<'_>,
+    ) -> Vec<(u16, Class)> {
+        let mut picker = MovePicker::<RandomTree>::new(tt_move, hints);
+        let mut out = Vec::new();
+        while let Some((m, class)) = picker.next(game, config, tables) {
+            out.push((RandomTree::encode(m), class));
+        }
+        out
+    }
+
+    #[test]
+    fn staged_generation_gives_every_move_once_winning_captures_before_quiets() {
+        let tree = RandomTree::new(TreeConfig {
+            seed: 3,
+            tactical_rate: 0.4,
+            ..TreeConfig::default()
+        });
+        let size = <RandomTree as Game>::HISTORY_SIZE;
+        let (history, continuation, capture) = (
+            History::new(size),
+            ContinuationHistory::new(<RandomTree as Game>::CONTINUATION_SIZE),
+            History::new(size),
+        );
+        let tables = OrderingTables {
+            history: &history,
+            continuation: &continuation,
+            capture: &capture,
+        };
+        let full = SearchConfig::default();
+        let staged = SearchConfig {
+            staged_generation: true,
+            ..full.clone()
+        };
+        let mut game = tree;
+        let mut nodes = 0;
+        // Moves given while the quiet moves were still ungenerated.
+        let mut skipped_quiets = 0;
+        // Walk down the first moves, a few plies, checking every node on the way.
+        for ply in 0..6 {
+            let mut all = <RandomTree as Game>::Moves::default();
+            game.generate(&mut all);
+            let moves: Vec<_> = all.as_ref().to_vec();
+            if moves.is_empty() {
+                break;
+            }
+            let mut killer_hints = Hints::default();
+            killer_hints.killers[0] = RandomTree::encode(moves[moves.len() - 1]);
+            for tt_move in [None, Some(moves[ply % moves.len()])] {
+                for hints in [Hints::default(), killer_hints] {
+                    let a = picked(&game, tt_move, hints, &full, tables);
+                    let b = picked(&game, tt_move, hints, &staged, tables);
+                    let sorted = |v: &[(u16, Class)]| {
+                        let mut v: Vec<u16> = v.iter().map(|p| p.0).collect();
+                        v.sort_unstable();
+                        v
+                    };
+                    let mut expected: Vec<u16> =
+                        moves.iter().map(|&m| RandomTree::encode(m)).collect();
+                    expected.sort_unstable();
+                    assert_eq!(sorted(&a), expected, "ply {ply}: full list");
+                    assert_eq!(sorted(&b), expected, "ply {ply}: staged");
+                    // Every winning capture comes before the first killer or quiet move.
+                    let first_quiet = b
+                        .iter()
+                        .position(|p| matches!(p.1, Class::Killer | Class::Quiet));
+                    let last_winning = b.iter().rposition(|p| p.1 == Class::GoodTactical);
+                    if let (Some(q), Some(w)) = (first_quiet, last_winning) {
+                        assert!(w < q, "ply {ply}: {b:?}");
+                    }
+                    // The staged picker stops short of the quiet moves when asked only for
+                    // the winning captures.
+                    let mut picker = MovePicker::<RandomTree>::new(tt_move, hints);
+                    while let Some((_, class)) = picker.next(&game, &staged, tables) {
+                        if !matches!(class, Class::TableMove | Class::GoodTactical) {
+                            break;
+                        }
+                        if picker.quiets_skipped() {
+                            skipped_quiets += 1;
+                        }
+                    }
+                    nodes += 1;
+                }
+            }
+            game.play(moves[0]);
+        }
+        assert!(nodes >= 20, "{nodes} pickers compared");
+        assert!(
+            skipped_quiets > 0,
+            "captures were given before any quiet move was generated"
+        );
+    }
 }

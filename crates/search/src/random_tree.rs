@@ -124,6 +124,16 @@ impl AsMut<[TreeMove]> for TreeMoves {
     }
 }
 
+impl Extend<TreeMove> for TreeMoves {
+    /// Appends; panics beyond [`MAX_BRANCHING`] moves, which no node has.
+    fn extend<I: IntoIterator<Item = TreeMove>>(&mut self, moves: I) {
+        for m in moves {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+}
+
 /// The splitmix64 finaliser: a bijection on `u64` with good avalanche.
 #[inline]
 const fn mix(mut z: u64) -> u64 {
@@ -383,6 +393,19 @@ impl Game for RandomTree {
         for i in 0..out.len {
             let m = out.moves[i];
             if self.is_tactical(m) {
+                out.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        out.len = kept;
+    }
+
+    fn generate_quiet(&self, out: &mut TreeMoves) {
+        self.moves_into(out);
+        let mut kept = 0;
+        for i in 0..out.len {
+            let m = out.moves[i];
+            if !self.is_tactical(m) {
                 out.moves[kept] = m;
                 kept += 1;
             }

@@ -359,6 +359,9 @@ impl<G: Game> Searcher<G> {
                             &quiets_tried[..quiets_count],
                             &continuation_keys,
                         );
+                        if picker.quiets_skipped() && !in_check {
+                            self.stats.staged_quiet_skips += 1;
+                        }
                         break;
                     }
                     alpha = value;

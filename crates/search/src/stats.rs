@@ -89,6 +89,9 @@ pub struct SearchStats {
     pub smp_helper_lines: u64,
     /// Lazy SMP: moves put off because another thread was searching them (`SMPDefer`).
     pub smp_deferred: u64,
+    /// Staged generation: cutoffs after the node's captures were generated and before its
+    /// quiet moves were (not counted: cutoffs by the table move, before any generation).
+    pub staged_quiet_skips: u64,
     /// The game's evaluation cache (chess: the pawn hash): probes and hits during the search.
     pub eval_cache_probes: u64,
     pub eval_cache_hits: u64,
@@ -157,6 +160,7 @@ impl Default for SearchStats {
             tb_cutoffs: 0,
             smp_helper_lines: 0,
             smp_deferred: 0,
+            staged_quiet_skips: 0,
             eval_cache_probes: 0,
             eval_cache_hits: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
@@ -251,6 +255,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tb_cutoffs += o.tb_cutoffs;
         self.smp_helper_lines += o.smp_helper_lines;
         self.smp_deferred += o.smp_deferred;
+        self.staged_quiet_skips += o.staged_quiet_skips;
         self.eval_cache_probes += o.eval_cache_probes;
         self.eval_cache_hits += o.eval_cache_hits;
         self.continuation_prunes += o.continuation_prunes;
@@ -361,10 +366,11 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "eval cache: probes {} hits {} ({:.1}%)",
+            "eval cache: probes {} hits {} ({:.1}%); staged generation: cutoffs before quiet generation {}",
             self.eval_cache_probes,
             self.eval_cache_hits,
-            pct(self.eval_cache_hits, self.eval_cache_probes)
+            pct(self.eval_cache_hits, self.eval_cache_probes),
+            self.staged_quiet_skips
         )
     }
 }

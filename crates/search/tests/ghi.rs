@@ -81,6 +81,15 @@ impl AsMut<[Edge]> for Edges {
     }
 }
 
+impl Extend<Edge> for Edges {
+    fn extend<I: IntoIterator<Item = Edge>>(&mut self, edges: I) {
+        for e in edges {
+            self.buf[self.len] = e;
+            self.len += 1;
+        }
+    }
+}
+
 #[derive(Clone)]
 struct Graph {
     path: Vec<usize>,
@@ -126,6 +135,9 @@ impl Game for Graph {
     }
     fn generate_tactical(&self, out: &mut Edges) {
         out.len = 0;
+    }
+    fn generate_quiet(&self, out: &mut Edges) {
+        self.generate(out);
     }
     fn play(&mut self, m: Edge) {
         self.path.push(usize::from(m.0) - 1);

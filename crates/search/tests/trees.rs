@@ -86,6 +86,18 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
             with(&|c| c.mate_distance_pruning = true),
         ),
         ("depth step 2", with(&|c| c.depth_step = 2)),
+        (
+            "staged generation",
+            with(&|c| {
+                c.knowledge = true;
+                c.killers = true;
+                c.history = true;
+                c.tt = true;
+                c.tt_move = true;
+                c.refutation = true;
+                c.staged_generation = true;
+            }),
+        ),
     ];
     for policy in Replacement::ALL {
         configs.push((

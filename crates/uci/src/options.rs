@@ -225,6 +225,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     ),
     check!("Countermove", countermove, "countermove heuristic"),
     check!(
+        "StagedGeneration",
+        staged_generation,
+        "generate quiet moves only after the captures (speed)"
+    ),
+    check!(
         "CaptureHistory",
         capture_history,
         "capture history orders captures within their SEE class"
