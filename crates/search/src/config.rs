@@ -323,7 +323,7 @@ impl Default for SearchConfig {
             futility_depth: 3,
             late_move_pruning: true,
             late_move_pruning_depth: 3,
-            improving: false,
+            improving: true,
             see_pruning: true,
             see_pruning_depth: 8,
             see_quiet_margin: 60,
