@@ -128,9 +128,16 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
-/// Whether `see(pos, m) >= threshold`, the form the search asks. Taking a piece worth at
-/// least the capturer (or taking with the king, which only legal moves do) never loses
-/// material, so the exchange need not be played out for `threshold <= 0`.
+/// Whether `see(pos, m) >= threshold`, the form the search asks, decided without playing
+/// the exchange out further than the answer needs. Taking a piece worth at least the
+/// capturer (or taking with the king, which only legal moves do) never loses material, so
+/// for `threshold <= 0` that needs no exchange at all.
+///
+/// The exchange is followed as a running balance against the threshold: after each capture
+/// the side that just captured may stop, so once its balance can no longer fall below what
+/// it needs, or the other side's can no longer reach what it needs, the answer is known
+/// (the boolean form of SEE that Stockfish's `see_ge` popularised). The same rules as
+/// [`see`]: x-rays join, pins are ignored, a king does not take into a defended square.
 #[inline]
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if threshold <= 0
@@ -139,5 +146,65 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     {
         return true;
     }
-    see(pos, m) >= threshold
+    let (from, to) = match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+        Move::Castle { .. } | Move::Put { .. } => return 0 >= threshold,
+    };
+    let mut won = victim(m).map_or(0, |(_, role)| see_value(role));
+    let mut at_risk = see_value(m.role());
+    if let Some(promoted) = m.promotion() {
+        won += see_value(promoted) - see_value(Role::Pawn);
+        at_risk = see_value(promoted);
+    }
+    // The mover's margin over the threshold if the opponent does not take back.
+    let margin = won - threshold;
+    if margin < 0 {
+        return false;
+    }
+    // What the opponent's recapture must win for the mover to fall below the threshold.
+    let mut swap = at_risk - margin;
+    if swap <= 0 {
+        return true; // even losing the piece keeps the mover at or above the threshold
+    }
+    let chess = pos.chess();
+    let board = chess.board();
+    let mut occupied = board.occupied() ^ Bitboard::from_square(from);
+    if let Some((sq, _)) = victim(m).filter(|_| m.is_en_passant()) {
+        occupied ^= Bitboard::from_square(sq);
+    }
+    let diagonal_sliders = board.bishops_and_queens();
+    let straight_sliders = board.rooks_and_queens();
+    let mut attackers =
+        board.attacks_to(to, Color::White, occupied) | board.attacks_to(to, Color::Black, occupied);
+    attackers &= occupied;
+    let mut side = !chess.turn();
+    // Whether the mover ends at or above the threshold if `side` cannot or does not capture.
+    let mut mover_holds = true;
+    loop {
+        let Some((sq, role)) = least_valuable(chess, attackers & board.by_color(side)) else {
+            break;
+        };
+        if role == Role::King && (attackers & board.by_color(!side)).any() {
+            break; // the king may not capture into a defended square
+        }
+        // `side` captures: now it is the one that holds unless answered.
+        mover_holds = !mover_holds;
+        // `swap` becomes what the answer must win to overturn this capture; the side that
+        // just captured keeps the result if even losing its capturer cannot overturn it
+        // (ties go to the mover, whose test is `>=`).
+        swap = see_value(role) - swap;
+        if swap < i32::from(mover_holds) {
+            break;
+        }
+        occupied ^= Bitboard::from_square(sq);
+        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen | Role::King) {
+            attackers |= attacks::bishop_attacks(to, occupied) & diagonal_sliders;
+        }
+        if matches!(role, Role::Rook | Role::Queen | Role::King) {
+            attackers |= attacks::rook_attacks(to, occupied) & straight_sliders;
+        }
+        attackers &= occupied;
+        side = !side;
+    }
+    mover_holds
 }

@@ -229,3 +229,51 @@ fn incremental_see_agrees_with_the_reference_everywhere() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+/// The early-exit `see_ge` against the full `see` on random games that favour captures,
+/// at thresholds around every value the exchange can take (ties included).
+#[test]
+fn see_ge_agrees_with_see_on_random_games() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(23);
+    let fixed = [
+        -1000, -500, -330, -320, -100, -1, 0, 1, 99, 100, 101, 220, 230, 320, 330, 500, 950,
+    ];
+    let (mut checks, mut losing, mut winning) = (0u64, 0u64, 0u64);
+    for _ in 0..150 {
+        let mut pos = Position::startpos();
+        for _ in 0..100 {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &m in &moves {
+                let value = see(&pos, m);
+                losing += u64::from(value < 0);
+                winning += u64::from(value > 0);
+                for threshold in fixed.into_iter().chain([value - 1, value, value + 1]) {
+                    assert_eq!(
+                        horizon_chess::see::see_ge(&pos, m, threshold),
+                        value >= threshold,
+                        "{m:?} threshold {threshold} see {value} in {}",
+                        pos.fen()
+                    );
+                    checks += 1;
+                }
+            }
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).copied().collect();
+            let m = if !captures.is_empty() && rng.random_bool(0.6) {
+                captures[rng.random_range(0..captures.len())]
+            } else {
+                moves[rng.random_range(0..moves.len())]
+            };
+            pos.play(m);
+        }
+    }
+    assert!(checks > 1_000_000, "{checks} comparisons");
+    assert!(
+        losing > 10_000 && winning > 5_000,
+        "{losing} losing, {winning} winning"
+    );
+}
