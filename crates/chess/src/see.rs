@@ -180,10 +180,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let mut side = !chess.turn();
     // Whether the mover ends at or above the threshold if `side` cannot or does not capture.
     let mut mover_holds = true;
-    loop {
-        let Some((sq, role)) = least_valuable(chess, attackers & board.by_color(side)) else {
-            break;
-        };
+    while let Some((sq, role)) = least_valuable(chess, attackers & board.by_color(side)) {
         if role == Role::King && (attackers & board.by_color(!side)).any() {
             break; // the king may not capture into a defended square
         }
