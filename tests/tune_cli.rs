@@ -95,6 +95,94 @@ fn selfplay_writes_labelled_quiet_positions() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--format bullet` writes the positions of `--format text` (same seed, same games) as
+/// 32-byte records: the same pieces from the mover's view, the result from the mover's view.
+#[test]
+fn selfplay_writes_bullet_records_of_the_same_positions() {
+    use horizon_chess::packed::{PackedBoard, RECORD_BYTES};
+    let dir = scratch_dir("selfplay-bullet");
+    let mut outputs = Vec::new();
+    for format in ["text", "bullet"] {
+        let out = dir.join(format!("games.{format}"));
+        let output = run_horizon(&[
+            "selfplay",
+            "--games",
+            "3",
+            "--nodes",
+            "400",
+            "--threads",
+            "2",
+            "--seed",
+            "5",
+            "--format",
+            format,
+            "--out",
+            out.to_str().expect("utf-8 path"),
+        ]);
+        assert_success(&output);
+        outputs.push(std::fs::read(&out).expect("written"));
+    }
+    let text = String::from_utf8(outputs[0].clone()).expect("utf-8");
+    let bytes = &outputs[1];
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(!lines.is_empty());
+    assert_eq!(bytes.len(), lines.len() * RECORD_BYTES);
+    let mut scores_with_the_result = 0;
+    for (line, chunk) in lines.iter().zip(bytes.chunks_exact(RECORD_BYTES)) {
+        let (fen, result) = line.split_once(" | ").expect("`<FEN> | <result>`");
+        let record = PackedBoard::from_bytes(chunk.try_into().expect("32 bytes"));
+        let position = Position::from_fen(fen).expect("valid");
+        let chess = position.chess();
+        let mover = chess.turn();
+        let expected = PackedBoard::new(chess, i32::from(record.score()), record_outcome(&record))
+            .expect("packs");
+        assert_eq!(record, expected, "{fen}");
+        let white_result = match result {
+            "1.0" => 2,
+            "0.5" => 1,
+            _ => 0,
+        };
+        let mover_result = if mover == Color::White {
+            white_result
+        } else {
+            2 - white_result
+        };
+        assert_eq!(record.result(), mover_result, "{fen}");
+        let (ours, _) = record.king_squares();
+        let king = chess.board().king_of(mover).expect("king");
+        let king = if mover == Color::White {
+            king as u8
+        } else {
+            king as u8 ^ 56
+        };
+        assert_eq!(ours, king, "{fen}");
+        // Decided games: the searches mostly saw the winner ahead.
+        if record.result() != 1 && (record.score() > 0) == (record.result() == 2) {
+            scores_with_the_result += 1;
+        }
+    }
+    let decided = bytes
+        .chunks_exact(RECORD_BYTES)
+        .filter(|chunk| chunk[26] != 1)
+        .count();
+    if decided > 0 {
+        assert!(
+            scores_with_the_result > 0,
+            "{decided} positions of decided games"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn record_outcome(record: &horizon_chess::packed::PackedBoard) -> horizon_chess::packed::Outcome {
+    use horizon_chess::packed::Outcome;
+    match record.result() {
+        0 => Outcome::Loss,
+        1 => Outcome::Draw,
+        _ => Outcome::Win,
+    }
+}
+
 #[test]
 fn selfplay_help_documents_the_format() {
     let output = run_horizon(&["selfplay", "--help"]);

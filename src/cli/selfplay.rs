@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use horizon_chess::packed::{Outcome, PackedBoard};
 use horizon_chess::wdl::material;
 use horizon_chess::{Color, Move, Position};
 use horizon_search::score::{is_decisive, is_mate};
@@ -41,8 +42,10 @@ const MAX_PLIES: usize = 400;
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
-Output: one position per line, `<FEN> | <result>`, the result of the game from White's view: \
-1.0 White won, 0.5 draw, 0.0 Black won. Positions are written after the opening and the \
+Output (--format text): one position per line, `<FEN> | <result>`, the result of the game from \
+White's view: 1.0 White won, 0.5 draw, 0.0 Black won. With --format bullet: 32-byte records \
+in bullet's `ChessBoard` layout (bulletformat), each with the search's score and the result \
+from the side to move's view, for network trainers. Positions are written after the opening and the \
 8 plies that follow it, and only where the side to move is not in check, the search's best \
 move is neither a capture nor a promotion, and the score is not a mate.
 
@@ -79,6 +82,10 @@ pub struct SelfplayArgs {
     /// Where the positions go (overwritten).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// `text` (FEN and result per line, for `horizon tune`) or `bullet` (32-byte records with
+    /// score and result, for network trainers; see `crates/chess/src/packed.rs`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Also write every searched position's score for fitting the win/draw/loss model
     /// (`horizon wdl-fit`): CSV `game,ply,material,score,result`, the score (centipawns) and
     /// the result (1, 0.5, 0) from the side to move's view; mate and table scores left out.
@@ -87,6 +94,13 @@ pub struct SelfplayArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// How `--out` is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Bullet,
 }
 
 /// SplitMix64: a small, fast, seedable generator (the games need no more).
@@ -165,6 +179,9 @@ pub struct Game {
     pub plies: usize,
     /// FENs to write.
     pub positions: Vec<String>,
+    /// The same positions packed with their scores and the side to move (the record keeps
+    /// no side to move; its result is set when written).
+    pub records: Vec<(PackedBoard, Color)>,
     /// Every searched position with a score that is not a mate or table result.
     pub scored: Vec<ScoredPly>,
 }
@@ -233,6 +250,7 @@ impl Player {
         self.searcher.clear();
         let mut pos = start.clone();
         let mut positions = Vec::new();
+        let mut records = Vec::new();
         let mut scored = Vec::new();
         let mut searched = 0usize;
         let (mut white_winning, mut black_winning, mut level) = (0usize, 0usize, 0usize);
@@ -258,6 +276,10 @@ impl Player {
             };
             if searched >= SKIP_PLIES && !pos.in_check() && !is_tactical(best) && !mate {
                 positions.push(pos.fen());
+                // A legal position always packs (32 pieces at most, both kings).
+                if let Ok(record) = PackedBoard::new(pos.chess(), score, Outcome::Draw) {
+                    records.push((record, pos.turn()));
+                }
             }
             if !is_decisive(score) {
                 scored.push(ScoredPly {
@@ -301,6 +323,7 @@ impl Player {
             ending,
             plies,
             positions,
+            records,
             scored,
         }
     }
@@ -324,6 +347,22 @@ fn write_scored(out: &mut impl Write, number: usize, game: &Game) -> std::io::Re
         )?;
     }
     Ok(())
+}
+
+/// The game's result (White's score) for `mover`.
+fn outcome_for_mover(white_result: f64, mover: Color) -> Outcome {
+    let mover_score = if mover == Color::White {
+        white_result
+    } else {
+        1.0 - white_result
+    };
+    if mover_score > 0.75 {
+        Outcome::Win
+    } else if mover_score < 0.25 {
+        Outcome::Loss
+    } else {
+        Outcome::Draw
+    }
 }
 
 fn is_tactical(m: Move) -> bool {
@@ -468,12 +507,20 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
                 endings[i] += 1;
             }
             let result = result_text(game.result);
-            for fen in &game.positions {
-                if write_error.is_none()
-                    && let Err(e) = writeln!(out, "{fen} | {result}")
-                {
-                    write_error = Some(e);
-                }
+            let written_now = match args.format {
+                Format::Text => game
+                    .positions
+                    .iter()
+                    .try_for_each(|fen| writeln!(out, "{fen} | {result}")),
+                Format::Bullet => game.records.iter().try_for_each(|(record, mover)| {
+                    let outcome = outcome_for_mover(game.result, *mover);
+                    out.write_all(&record.with_outcome(outcome).to_bytes())
+                }),
+            };
+            if write_error.is_none()
+                && let Err(e) = written_now
+            {
+                write_error = Some(e);
             }
             written += game.positions.len();
             progress.inc();

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod game;
 mod key;
 mod movegen;
+pub mod packed;
 pub mod perft;
 pub mod position;
 pub mod see;
