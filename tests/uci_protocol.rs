@@ -564,6 +564,85 @@ fn options_take_effect_before_readyok() {
     assert_legal(&Chess::default(), &best, CastlingMode::Standard);
 }
 
+/// A network file with pseudo-random weights (a fixed linear congruential sequence).
+fn write_network(path: &std::path::Path) -> u64 {
+    use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Network};
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |range: i64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) as i64 % (2 * range + 1) - range) as i16
+    };
+    let ft: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| next(64)).collect();
+    let bias: Vec<i16> = (0..HIDDEN).map(|_| next(64) + 64).collect();
+    let out: Vec<i16> = (0..2 * HIDDEN).map(|_| next(127)).collect();
+    let network = Network::from_weights(&ft, &bias, &out, &[0], Activation::SCReLU)
+        .expect("the build's shape");
+    std::fs::write(path, network.to_bytes()).expect("temporary file");
+    network.hash()
+}
+
+/// `EvalFile`: a missing, truncated or foreign file is refused with a message and the engine
+/// keeps its network and plays on; a good one is loaded, and `Eval=nnue` searches with it.
+#[test]
+fn eval_file_problems_are_reported_and_play_goes_on() {
+    let dir = std::env::temp_dir().join(format!("horizon-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let good = dir.join("good.nnue");
+    let hash = write_network(&good);
+    let bytes = std::fs::read(&good).expect("just written");
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).expect("temporary file");
+    let corrupt = dir.join("corrupt.nnue");
+    let mut damaged = bytes.clone();
+    damaged[5000] ^= 1;
+    std::fs::write(&corrupt, &damaged).expect("temporary file");
+    let missing = dir.join("missing.nnue");
+
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 5 * SECOND);
+    for name in ["Eval", "EvalFile"] {
+        assert_eq!(
+            e.seen_with(&format!("option name {name} type")).len(),
+            1,
+            "{name}"
+        );
+    }
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        missing.display()
+    ));
+    e.expect("info string error: EvalFile", 5 * SECOND);
+    e.send("setoption name Eval value nnue");
+    e.expect("info string Eval nnue: no network loaded", 5 * SECOND);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let (loaded, _) = e.expect("info string EvalFile", 5 * SECOND);
+    assert!(loaded.contains(&format!("{hash:016x} loaded")), "{loaded}");
+    for bad in [&truncated, &corrupt] {
+        e.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let (line, _) = e.expect("info string error: EvalFile", 5 * SECOND);
+        assert!(
+            line.contains(&format!("keeping network {hash:016x}")),
+            "{line}"
+        );
+    }
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("eval");
+    let (eval, _) = e.expect("info string network", 5 * SECOND);
+    assert!(eval.contains(&format!("{hash:016x}")) && eval.contains("the search's evaluation"));
+    e.send("go depth 6");
+    let (best, _) = e.bestmove(30 * SECOND);
+    let after = position_after(None, &["e2e4", "c7c5"], CastlingMode::Standard);
+    assert_legal(&after, &best, CastlingMode::Standard);
+    e.send("setoption name Eval value classic");
+    e.send("go nodes 2000");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_legal(&after, &best, CastlingMode::Standard);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The latency figures of issues 19 and 21: with 1, 2 and 8 threads, 100 searches each
 /// answered `isready` and then stopped. A measurement, not a check: run with
 /// `--ignored --nocapture`.

@@ -40,6 +40,8 @@ pub struct BenchArgs {
     /// Print the search statistics and the effective branching factor per iteration.
     #[arg(long)]
     pub stats: bool,
+    #[command(flatten)]
+    pub network: super::network::NetworkArgs,
 }
 
 /// One thread's sums over the bench positions (Lazy SMP).
@@ -94,6 +96,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         "threads must be 1 to 256"
     );
     let config = config_from(args.bare, &args.set)?;
+    let evaluator = args.network.load()?;
+    if let Some(evaluator) = &evaluator {
+        say!("evaluation: {}", evaluator.describe());
+    }
     let tt = Arc::new(TranspositionTable::new(args.hash));
     let control = Arc::new(SearchControl::default());
     let mut main = Searcher::<Position>::new(config.clone(), tt.clone(), control.clone());
@@ -119,14 +125,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         main.clear();
         helpers.iter_mut().for_each(Searcher::clear);
         control.reset();
+        let mut position = bench.position;
+        if let Some(evaluator) = &evaluator {
+            evaluator.install(&mut position);
+        }
         let start = Instant::now();
-        let result = search_smp(
-            &mut main,
-            &mut helpers,
-            &bench.position,
-            &limits,
-            &mut Silent,
-        );
+        let result = search_smp(&mut main, &mut helpers, &position, &limits, &mut Silent);
         let elapsed = start.elapsed();
         let nodes = result.stats.total_nodes();
         total_nodes += nodes;
@@ -147,7 +151,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
         let best = result
             .best_move
-            .map_or_else(|| "(none)".to_owned(), |m| bench.position.uci(m));
+            .map_or_else(|| "(none)".to_owned(), |m| position.uci(m));
         say!(
             "{:<24} {:>6} {:>11} nodes {:>8.0} ms {:>9.0} nps  bestmove {best}",
             bench.id,

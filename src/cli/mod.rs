@@ -15,12 +15,14 @@ pub mod ablate;
 pub mod bench;
 pub mod chart;
 pub mod epd;
+pub mod network;
 pub mod perft;
 pub mod pool;
 pub mod progress;
 pub mod report;
 pub mod selfplay;
 pub mod solve;
+pub mod train;
 pub mod tune;
 pub mod uci;
 pub mod wdl;
@@ -54,6 +56,9 @@ pub enum Command {
     /// Fit the evaluation weights to labelled positions by Texel's method; `--write` them
     /// as the source the build uses.
     Tune(tune::TuneArgs),
+    /// Train the neural evaluation (NNUE) on self-play positions
+    /// (`horizon selfplay --format bullet`) on all cores, and write it for `--eval-file`.
+    Train(train::TrainArgs),
     /// Fit the win/draw/loss model of UCI_ShowWDL to self-play scores
     /// (`horizon selfplay --wdl-out`) and report its log-loss on held-out games.
     WdlFit(wdl::WdlFitArgs),
@@ -68,6 +73,7 @@ impl Command {
             Command::Ablate(args) => ablate::run(&args),
             Command::Selfplay(args) => selfplay::run(&args),
             Command::Tune(args) => tune::run(&args),
+            Command::Train(args) => train::run(&args),
             Command::WdlFit(args) => wdl::run(&args),
         }
     }

@@ -21,6 +21,7 @@ use horizon_chess::{Color, Move, Position};
 use horizon_search::score::{is_decisive, is_mate};
 use horizon_search::{Limits, SearchConfig, Searcher, Silent};
 
+use super::network::Evaluator;
 use super::pool::run_ordered;
 use super::progress::Progress;
 use super::report::{human, thousands};
@@ -94,6 +95,8 @@ pub struct SelfplayArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub network: super::network::NetworkArgs,
 }
 
 /// How `--out` is written.
@@ -233,6 +236,8 @@ pub fn read_openings(path: &Path) -> Result<Vec<String>> {
 pub struct Player {
     searcher: Searcher<Position>,
     limits: Limits,
+    /// The network that evaluates instead of the classic evaluation, if any.
+    evaluator: Option<Evaluator>,
 }
 
 impl Player {
@@ -240,7 +245,14 @@ impl Player {
         Player {
             searcher: Searcher::standalone(config, hash_mib),
             limits: Limits::nodes(nodes),
+            evaluator: None,
         }
+    }
+
+    /// Evaluates with `evaluator`'s network (or the classic evaluation with `None`).
+    pub fn with_evaluator(mut self, evaluator: Option<Evaluator>) -> Player {
+        self.evaluator = evaluator;
+        self
     }
 
     /// Plays one game from `start` (already after the opening).
@@ -249,6 +261,9 @@ impl Player {
         self.searcher.control().reset();
         self.searcher.clear();
         let mut pos = start.clone();
+        if let Some(evaluator) = &self.evaluator {
+            evaluator.install(&mut pos);
+        }
         let mut positions = Vec::new();
         let mut records = Vec::new();
         let mut scored = Vec::new();
@@ -427,6 +442,7 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
         "--threads must be 1 to 256"
     );
     anyhow::ensure!(args.hash >= 1, "--hash must be at least 1 MiB");
+    let evaluator = args.network.load()?;
     let openings = match &args.openings {
         Some(path) => Some(read_openings(path)?),
         None => None,
@@ -476,6 +492,12 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
         args.hash,
         args.seed
     );
+    say!(
+        "evaluation: {}",
+        evaluator
+            .as_ref()
+            .map_or_else(|| "classic".to_owned(), Evaluator::describe)
+    );
 
     let config = SearchConfig::default();
     let progress = Progress::new(args.games, args.quiet);
@@ -488,7 +510,7 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     run_ordered(
         args.games,
         args.threads,
-        || Player::new(config.clone(), args.hash, args.nodes),
+        || Player::new(config.clone(), args.hash, args.nodes).with_evaluator(evaluator.clone()),
         |player, game| player.play(&start_of(game)),
         |number, game| {
             if let Some(writer) = wdl_out.as_mut()

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod game;
 mod key;
 mod movegen;
+pub mod nnue;
 pub mod packed;
 pub mod perft;
 pub mod position;

@@ -19,6 +19,7 @@ use crate::error::{MoveParseError, PositionParseError};
 use crate::eval::{self, PawnTable};
 use crate::key;
 use crate::movegen;
+use crate::nnue::{Dirty, Network, NnueStack, simd::Simd};
 use crate::tablebase::Tablebases;
 
 /// FEN of the standard start position.
@@ -77,6 +78,8 @@ pub struct Position {
     pawn_table: PawnTable,
     /// Endgame tables the search probes (shared by every thread's copy).
     tablebases: Option<Arc<Tablebases>>,
+    /// The neural evaluation's network and accumulators, when it replaces the classic one.
+    nnue: Option<Box<NnueStack>>,
 }
 
 impl Default for Position {
@@ -102,14 +105,43 @@ impl Position {
             track_key128: false,
             pawn_table: PawnTable::default(),
             tablebases: None,
+            nnue: None,
         }
     }
 
-    /// Static evaluation (side to move's view), using this position's pawn hash.
+    /// Static evaluation (side to move's view): the network's when one is set, otherwise
+    /// the classic evaluation with this position's pawn hash.
     #[inline]
     pub fn evaluate(&mut self) -> i32 {
         let chess = &self.frames[self.top].chess;
+        match self.nnue.as_deref_mut() {
+            Some(nnue) => nnue.evaluate(self.top, chess),
+            None => eval::evaluate_with(chess, &mut self.pawn_table),
+        }
+    }
+
+    /// The classic evaluation, whichever evaluation the search uses.
+    pub fn evaluate_classic(&mut self) -> i32 {
+        let chess = &self.frames[self.top].chess;
         eval::evaluate_with(chess, &mut self.pawn_table)
+    }
+
+    /// Evaluates with `network` (kernels `simd`, or the best available if the processor
+    /// lacks them), or with the classic evaluation when `None`.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>, simd: Simd) {
+        self.nnue = network.map(|network| Box::new(NnueStack::new(network, simd)));
+    }
+
+    /// The network and accumulators, when the network evaluates.
+    pub fn nnue(&self) -> Option<&NnueStack> {
+        self.nnue.as_deref()
+    }
+
+    /// The network's accumulator of the current position, brought up to date (tests).
+    pub fn nnue_accumulator(&mut self) -> Option<crate::nnue::Accumulator> {
+        let chess = &self.frames[self.top].chess;
+        let top = self.top;
+        self.nnue.as_deref_mut().map(|n| *n.accumulator(top, chess))
     }
 
     /// Hits and probes of the pawn hash.
@@ -275,6 +307,12 @@ impl Position {
     #[inline]
     pub fn play(&mut self, m: Move) {
         debug_assert!(self.chess().is_legal(m), "illegal move {m:?}");
+        if let Some(nnue) = self.nnue.as_deref_mut() {
+            nnue.record(
+                self.top + 1,
+                Dirty::of_move(&self.frames[self.top].chess, m),
+            );
+        }
         let track_key128 = self.track_key128;
         let (before, after) = self.next_slot();
         after.chess.clone_from(&before.chess);
@@ -315,6 +353,9 @@ impl Position {
     /// Only when not in check (the caller's rule; shakmaty would reject it).
     pub fn play_null(&mut self) {
         debug_assert!(!self.in_check(), "null move while in check");
+        if let Some(nnue) = self.nnue.as_deref_mut() {
+            nnue.record(self.top + 1, Dirty::NONE);
+        }
         let before = self.top();
         let mut setup = before.chess.to_setup(EnPassantMode::Legal);
         setup.ep_square = None;

@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
+use horizon_chess::nnue::{Network, simd::Simd};
 use horizon_chess::tablebase::MAX_TABLE_PIECES;
 use horizon_chess::{CastlingMode, PackedMove, Position, Tablebases};
 use horizon_search::driver::MAX_DEPTH;
@@ -64,6 +65,26 @@ pub struct Engine {
     searchers: Option<Searchers>,
     running: Option<Running>,
     syzygy: Syzygy,
+    evaluation: Evaluation,
+}
+
+/// The `Eval` and `EvalFile` options and the network they loaded.
+struct Evaluation {
+    /// `Eval=nnue`: the network evaluates (when one is loaded).
+    nnue: bool,
+    file: String,
+    network: Option<Arc<Network>>,
+}
+
+impl Evaluation {
+    /// The network the search uses, if any.
+    fn active(&self) -> Option<Arc<Network>> {
+        if self.nnue {
+            self.network.clone()
+        } else {
+            None
+        }
+    }
 }
 
 /// The Syzygy options and the tables they opened.
@@ -106,6 +127,11 @@ impl Engine {
                 rule50: true,
                 failures_reported: 0,
             },
+            evaluation: Evaluation {
+                nnue: false,
+                file: String::new(),
+                network: None,
+            },
         }
     }
 
@@ -131,6 +157,24 @@ impl Engine {
             Command::Eval => {
                 let breakdown = horizon_chess::eval::breakdown(self.position.chess());
                 self.out.info_string(&breakdown.to_string());
+                if let Some(network) = &self.evaluation.network {
+                    let mut position = Position::from_chess(
+                        self.position.chess().clone(),
+                        self.position.castling_mode(),
+                    );
+                    position.set_network(Some(network.clone()), Simd::detect());
+                    self.out.info_string(&format!(
+                        "network {:016x} ({}): {} cp for the side to move{}",
+                        network.hash(),
+                        truncate(&self.evaluation.file),
+                        position.evaluate(),
+                        if self.evaluation.nnue {
+                            " (the search's evaluation)"
+                        } else {
+                            " (Eval=classic: not used)"
+                        }
+                    ));
+                }
             }
             Command::Invalid(reason) => self.out.info_string(&format!("error: {reason}")),
             Command::Unknown(text) => self
@@ -175,6 +219,8 @@ impl Engine {
             "option name SyzygyProbeLimit type spin default {MAX_TABLE_PIECES} min 0 max {MAX_TABLE_PIECES}"
         ));
         o.line("option name Syzygy50MoveRule type check default true");
+        o.line("option name Eval type combo default classic var classic var nnue");
+        o.line("option name EvalFile type string default <empty>");
         let defaults = SearchConfig::default();
         for option in options::SEARCH_OPTIONS {
             o.line(&option.uci_line(&defaults));
@@ -360,6 +406,12 @@ impl Engine {
                 }
                 None => bad("true or false"),
             },
+            "eval" => match value_text.trim().to_ascii_lowercase().as_str() {
+                "classic" => self.set_evaluation(false),
+                "nnue" => self.set_evaluation(true),
+                _ => bad("classic or nnue"),
+            },
+            "evalfile" => self.load_network(value_text.trim()),
             _ => match options::find(name) {
                 Some(option) => {
                     let mut config = self.config.clone();
@@ -376,6 +428,69 @@ impl Engine {
         if self.debug {
             self.out
                 .info_string(&format!("option {name} = {value_text}"));
+        }
+    }
+
+    /// `Eval`: which evaluation the search uses.
+    fn set_evaluation(&mut self, nnue: bool) {
+        if nnue != self.evaluation.nnue {
+            // Stored static evaluations came from the other evaluation.
+            self.tt.clear();
+        }
+        self.evaluation.nnue = nnue;
+        if nnue && self.evaluation.network.is_none() {
+            self.out.info_string(
+                "Eval nnue: no network loaded (set EvalFile); the classic evaluation plays until one is",
+            );
+        }
+    }
+
+    /// `EvalFile`: loads a network; on any problem says why and keeps the current one.
+    /// Empty or `<empty>` unloads it.
+    fn load_network(&mut self, path: &str) {
+        if path.is_empty() || path == "<empty>" {
+            if self.evaluation.network.take().is_some() && self.evaluation.nnue {
+                self.tt.clear();
+            }
+            self.evaluation.file.clear();
+            return;
+        }
+        let keeping = match &self.evaluation.network {
+            Some(n) => format!("keeping network {:016x}", n.hash()),
+            None => "no network loaded".to_owned(),
+        };
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                self.out.info_string(&format!(
+                    "error: EvalFile {}: {e}; {keeping}",
+                    truncate(path)
+                ));
+                return;
+            }
+        };
+        match Network::from_bytes(&bytes) {
+            Ok(network) => {
+                self.out.info_string(&format!(
+                    "EvalFile {}: network {:016x} loaded{}",
+                    truncate(path),
+                    network.hash(),
+                    if self.evaluation.nnue {
+                        ""
+                    } else {
+                        " (used with Eval=nnue)"
+                    }
+                ));
+                if self.evaluation.nnue {
+                    self.tt.clear();
+                }
+                self.evaluation.file = path.to_owned();
+                self.evaluation.network = Some(Arc::new(network));
+            }
+            Err(e) => self.out.info_string(&format!(
+                "error: EvalFile {}: {e}; {keeping}",
+                truncate(path)
+            )),
         }
     }
 
@@ -536,6 +651,9 @@ impl Engine {
             }
             tables.restrict_root(&position, &mut limits.search_moves);
             position.set_tablebases(Some(tables.clone()));
+        }
+        if let Some(network) = self.evaluation.active() {
+            position.set_network(Some(network), Simd::detect());
         }
         let pondering = go.ponder && !go.infinite;
         self.control.reset();

@@ -1,0 +1,299 @@
+//! Accumulators in the ply stack, updated lazily.
+//!
+//! `play` only records which pieces the move added and removed ([`Dirty`]); the first
+//! evaluation at or below that ply walks back to the nearest computed accumulator and
+//! applies the recorded changes forward, so a node that is cut off before it evaluates
+//! costs no update (as in Stockfish's lazy accumulator). A position set up from scratch is
+//! summed from scratch ([`Accumulator::refresh`]).
+
+use std::sync::Arc;
+
+use shakmaty::{CastlingSide, Chess, Color, Move, Position as _, Role, Square};
+
+use super::feature;
+use super::network::Network;
+use super::simd::{Row, Simd};
+
+/// Both perspectives' first-layer sums, White's first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    pub rows: [Row; 2],
+}
+
+#[inline(always)]
+fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+const PERSPECTIVES: [Color; 2] = [Color::White, Color::Black];
+
+impl Accumulator {
+    /// The sums of `chess`'s pieces, from scratch.
+    pub fn refresh(network: &Network, simd: Simd, chess: &Chess) -> Accumulator {
+        let mut acc = Accumulator {
+            rows: [network.ft_bias; 2],
+        };
+        let board = chess.board();
+        for square in board.occupied() {
+            let Some(piece) = board.piece_at(square) else {
+                continue;
+            };
+            for perspective in PERSPECTIVES {
+                let f = feature(perspective, piece.color, piece.role, square);
+                simd.add(&mut acc.rows[side(perspective)], network.row(f));
+            }
+        }
+        acc
+    }
+}
+
+/// A piece on a square, as a move adds or removes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Placed {
+    color: Color,
+    role: Role,
+    square: Square,
+}
+
+impl Placed {
+    #[inline(always)]
+    fn feature(self, perspective: Color) -> usize {
+        feature(perspective, self.color, self.role, self.square)
+    }
+}
+
+/// What a move changed on the board: at most two pieces added (castling) and two removed
+/// (castling, captures).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dirty {
+    added: [Placed; 2],
+    removed: [Placed; 2],
+    adds: u8,
+    removes: u8,
+}
+
+const NOWHERE: Placed = Placed {
+    color: Color::White,
+    role: Role::Pawn,
+    square: Square::A1,
+};
+
+impl Dirty {
+    /// Nothing changed (a null move).
+    pub const NONE: Dirty = Dirty {
+        added: [NOWHERE; 2],
+        removed: [NOWHERE; 2],
+        adds: 0,
+        removes: 0,
+    };
+
+    #[inline(always)]
+    fn add(&mut self, color: Color, role: Role, square: Square) {
+        self.added[usize::from(self.adds)] = Placed {
+            color,
+            role,
+            square,
+        };
+        self.adds += 1;
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, color: Color, role: Role, square: Square) {
+        self.removed[usize::from(self.removes)] = Placed {
+            color,
+            role,
+            square,
+        };
+        self.removes += 1;
+    }
+
+    /// The changes of legal move `m` in `before`.
+    #[inline]
+    pub fn of_move(before: &Chess, m: Move) -> Dirty {
+        let us = before.turn();
+        let mut dirty = Dirty::NONE;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                dirty.remove(us, role, from);
+                dirty.add(us, promotion.unwrap_or(role), to);
+                if let Some(captured) = capture {
+                    dirty.remove(!us, captured, to);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                dirty.remove(us, Role::Pawn, from);
+                dirty.add(us, Role::Pawn, to);
+                dirty.remove(!us, Role::Pawn, Square::from_coords(to.file(), from.rank()));
+            }
+            Move::Castle { king, rook } => {
+                let castling = CastlingSide::from_king_side(king < rook);
+                dirty.remove(us, Role::King, king);
+                dirty.remove(us, Role::Rook, rook);
+                dirty.add(us, Role::King, castling.king_to(us));
+                dirty.add(us, Role::Rook, castling.rook_to(us));
+            }
+            Move::Put { .. } => {}
+        }
+        dirty
+    }
+
+    /// `dst = src` with these changes, for both perspectives.
+    #[inline]
+    fn apply(&self, network: &Network, simd: Simd, src: &Accumulator, dst: &mut Accumulator) {
+        for perspective in PERSPECTIVES {
+            let s = side(perspective);
+            let (from, to) = (&src.rows[s], &mut dst.rows[s]);
+            let row = |p: Placed| network.row(p.feature(perspective));
+            match (self.adds, self.removes) {
+                (0, 0) => *to = *from,
+                (1, 1) => simd.add_sub(to, from, row(self.added[0]), row(self.removed[0])),
+                (1, 2) => {
+                    simd.add_sub(to, from, row(self.added[0]), row(self.removed[0]));
+                    simd.sub(to, row(self.removed[1]));
+                }
+                _ => {
+                    // Castling (2, 2); anything else is applied piece by piece.
+                    *to = *from;
+                    for p in &self.added[..usize::from(self.adds)] {
+                        simd.add(to, row(*p));
+                    }
+                    for p in &self.removed[..usize::from(self.removes)] {
+                        simd.sub(to, row(*p));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// The accumulator is up to date.
+    Computed,
+    /// The accumulator is the one below plus `dirty`.
+    Dirty,
+    /// Unknown: an evaluation here sums from scratch.
+    Stale,
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    acc: Accumulator,
+    dirty: Dirty,
+    state: State,
+}
+
+/// The network and one accumulator per ply of a position's stack.
+#[derive(Clone, Debug)]
+pub struct NnueStack {
+    network: Arc<Network>,
+    simd: Simd,
+    slots: Vec<Slot>,
+    /// Accumulators summed from scratch and updated incrementally (for tests and `bench`).
+    refreshes: u64,
+    updates: u64,
+}
+
+impl NnueStack {
+    /// A stack whose accumulators are all unknown (summed at the first evaluation).
+    pub fn new(network: Arc<Network>, simd: Simd) -> NnueStack {
+        NnueStack {
+            network,
+            simd: simd.checked(),
+            slots: Vec::new(),
+            refreshes: 0,
+            updates: 0,
+        }
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
+    pub fn simd(&self) -> Simd {
+        self.simd
+    }
+
+    #[inline]
+    fn slot(&mut self, ply: usize) -> &mut Slot {
+        while self.slots.len() <= ply {
+            let stale = Slot {
+                acc: Accumulator {
+                    rows: [Row::ZERO; 2],
+                },
+                dirty: Dirty::NONE,
+                state: State::Stale,
+            };
+            self.slots.push(stale);
+        }
+        &mut self.slots[ply]
+    }
+
+    /// Every accumulator becomes unknown (the stack was rebuilt).
+    pub fn invalidate(&mut self) {
+        for slot in &mut self.slots {
+            slot.state = State::Stale;
+        }
+    }
+
+    /// Records the changes of the move that leads to `ply`.
+    #[inline]
+    pub fn record(&mut self, ply: usize, dirty: Dirty) {
+        let slot = self.slot(ply);
+        slot.dirty = dirty;
+        slot.state = State::Dirty;
+    }
+
+    /// The accumulator of `ply`, whose position is `chess`, brought up to date.
+    #[inline]
+    pub fn accumulator(&mut self, ply: usize, chess: &Chess) -> &Accumulator {
+        self.slot(ply);
+        // The nearest computed accumulator at or below `ply`, if the chain reaches one.
+        let mut base = ply;
+        while self.slots[base].state == State::Dirty && base > 0 {
+            base -= 1;
+        }
+        if self.slots[base].state == State::Computed {
+            for k in base + 1..=ply {
+                let (below, above) = self.slots.split_at_mut(k);
+                let (src, dst) = (&below[k - 1], &mut above[0]);
+                dst.dirty
+                    .apply(&self.network, self.simd, &src.acc, &mut dst.acc);
+                dst.state = State::Computed;
+                self.updates += 1;
+            }
+        } else {
+            let acc = Accumulator::refresh(&self.network, self.simd, chess);
+            let slot = &mut self.slots[ply];
+            slot.acc = acc;
+            slot.state = State::Computed;
+            self.refreshes += 1;
+        }
+        &self.slots[ply].acc
+    }
+
+    /// The evaluation of `chess` (at `ply`) in centipawns, for the side to move.
+    #[inline]
+    pub fn evaluate(&mut self, ply: usize, chess: &Chess) -> i32 {
+        let us = side(chess.turn());
+        let pieces = chess.board().occupied().count() as u32;
+        self.accumulator(ply, chess);
+        let acc = &self.slots[ply].acc;
+        self.network
+            .output(self.simd, &acc.rows[us], &acc.rows[1 - us], pieces)
+    }
+
+    /// (accumulators summed from scratch, accumulators updated from the ply below).
+    pub fn counters(&self) -> (u64, u64) {
+        (self.refreshes, self.updates)
+    }
+}

@@ -1,0 +1,366 @@
+//! The quantised network and its file.
+//!
+//! File layout, little-endian, a 32-byte header and the weights:
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 0-3 | magic `HZNN` |
+//! | 4-5 | format version (1) |
+//! | 6-7 | inputs (768) |
+//! | 8-9 | hidden neurons per perspective (must equal [`HIDDEN`]) |
+//! | 10-11 | output buckets (1 ..= 32) |
+//! | 12 | activation: 0 CReLU, 1 SCReLU |
+//! | 13-15 | zero |
+//! | 16-17, 18-19, 20-21 | `QA`, `QB`, `SCALE` (must equal this build's) |
+//! | 22-23 | zero |
+//! | 24-31 | FNV-1a 64 hash of every byte after the header |
+//!
+//! Then `i16` first-layer weights, input by input (`768 × HIDDEN`), the `i16` first-layer
+//! bias (`HIDDEN`), the `i16` output weights bucket by bucket (`2 × HIDDEN` each: the side to
+//! move's half first), and one `i32` output bias per bucket.
+
+use std::fmt;
+
+use super::simd::{Row, Simd};
+use super::{HIDDEN, INPUTS, QA, QB, SCALE};
+
+const MAGIC: &[u8; 4] = b"HZNN";
+const VERSION: u16 = 1;
+const HEADER_BYTES: usize = 32;
+const MAX_BUCKETS: usize = 32;
+
+/// The output layer's activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// `clamp(x, 0, 1)`.
+    CReLU,
+    /// `clamp(x, 0, 1)²`.
+    SCReLU,
+}
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// Fewer bytes than the header or the weights it announces.
+    Truncated { expected: usize, found: usize },
+    /// More bytes than the header announces.
+    TrailingBytes { expected: usize, found: usize },
+    /// Not a Horizon network file.
+    BadMagic,
+    /// A format version this build does not read.
+    UnsupportedVersion(u16),
+    /// An architecture other than this build's.
+    Architecture(String),
+    /// The weights do not match the hash in the header.
+    HashMismatch { stored: u64, computed: u64 },
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Truncated { expected, found } => {
+                write!(f, "truncated: {found} bytes, expected {expected}")
+            }
+            Self::TrailingBytes { expected, found } => {
+                write!(f, "{found} bytes, expected {expected}")
+            }
+            Self::BadMagic => f.write_str("not a Horizon network (no HZNN header)"),
+            Self::UnsupportedVersion(v) => write!(f, "format version {v}, this build reads 1"),
+            Self::Architecture(what) => write!(f, "architecture mismatch: {what}"),
+            Self::HashMismatch { stored, computed } => write!(
+                f,
+                "corrupt: content hash {computed:016x}, header says {stored:016x}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// The network, quantised.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// One row per input.
+    pub(crate) ft_weights: Box<[Row]>,
+    pub(crate) ft_bias: Row,
+    /// Per bucket: the side to move's half, then the other side's.
+    pub(crate) out_weights: Box<[[Row; 2]]>,
+    pub(crate) out_bias: Box<[i32]>,
+    pub(crate) activation: Activation,
+    /// The file's content hash (for `info string` and reproducibility).
+    hash: u64,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &HIDDEN)
+            .field("buckets", &self.buckets())
+            .field("activation", &self.activation)
+            .field("hash", &format_args!("{:016x}", self.hash))
+            .finish()
+    }
+}
+
+/// FNV-1a, 64 bits: enough to tell a damaged file from an intact one.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// Reads little-endian values from a slice already checked to be long enough.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn i16(&mut self) -> i16 {
+        let v = i16::from_le_bytes([self.bytes[self.at], self.bytes[self.at + 1]]);
+        self.at += 2;
+        v
+    }
+
+    fn i32(&mut self) -> i32 {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(&self.bytes[self.at..self.at + 4]);
+        self.at += 4;
+        i32::from_le_bytes(b)
+    }
+
+    fn row(&mut self) -> Row {
+        let mut row = Row::ZERO;
+        for v in &mut row.0 {
+            *v = self.i16();
+        }
+        row
+    }
+}
+
+fn payload_bytes(buckets: usize) -> usize {
+    2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+}
+
+impl Network {
+    /// A network from its quantised weights: `ft_weights` input by input (`768 × HIDDEN`),
+    /// `out_weights` bucket by bucket (`2 × HIDDEN` each). For the trainer and tests.
+    pub fn from_weights(
+        ft_weights: &[i16],
+        ft_bias: &[i16],
+        out_weights: &[i16],
+        out_bias: &[i32],
+        activation: Activation,
+    ) -> Result<Network, NetworkError> {
+        let buckets = out_bias.len();
+        let mismatch = |what: &str| Err(NetworkError::Architecture(what.to_owned()));
+        if ft_weights.len() != INPUTS * HIDDEN {
+            return mismatch("first-layer weights are not 768 × hidden");
+        }
+        if ft_bias.len() != HIDDEN {
+            return mismatch("first-layer bias is not hidden long");
+        }
+        if buckets == 0 || buckets > MAX_BUCKETS || out_weights.len() != buckets * 2 * HIDDEN {
+            return mismatch("output weights are not buckets × 2 × hidden");
+        }
+        let row = |values: &[i16]| {
+            let mut r = Row::ZERO;
+            r.0.copy_from_slice(values);
+            r
+        };
+        let mut network = Network {
+            ft_weights: ft_weights.chunks_exact(HIDDEN).map(row).collect(),
+            ft_bias: row(ft_bias),
+            out_weights: out_weights
+                .chunks_exact(2 * HIDDEN)
+                .map(|b| [row(&b[..HIDDEN]), row(&b[HIDDEN..])])
+                .collect(),
+            out_bias: out_bias.into(),
+            activation,
+            hash: 0,
+        };
+        network.hash = fnv1a(&network.payload());
+        Ok(network)
+    }
+
+    fn payload(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(payload_bytes(self.buckets()));
+        let rows = self
+            .ft_weights
+            .iter()
+            .chain(std::iter::once(&self.ft_bias))
+            .chain(self.out_weights.iter().flatten());
+        for row in rows {
+            for v in row.0 {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for b in self.out_bias.iter() {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        out
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = self.payload();
+        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        for v in [INPUTS, HIDDEN, self.buckets()] {
+            out.extend_from_slice(&(v as u16).to_le_bytes());
+        }
+        out.push(match self.activation {
+            Activation::CReLU => 0,
+            Activation::SCReLU => 1,
+        });
+        out.extend_from_slice(&[0; 3]);
+        for v in [QA, QB, SCALE, 0] {
+            out.extend_from_slice(&(v as i16).to_le_bytes());
+        }
+        out.extend_from_slice(&self.hash.to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads a network file, checking its header, size and hash.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetworkError::Truncated {
+                expected: HEADER_BYTES,
+                found: bytes.len(),
+            });
+        }
+        if &bytes[..4] != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let i16_at = |i: usize| i16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let version = u16_at(4);
+        if version != VERSION {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let (inputs, hidden, buckets) = (u16_at(6), u16_at(8), u16_at(10) as usize);
+        let arch = |what: String| Err(NetworkError::Architecture(what));
+        if usize::from(inputs) != INPUTS {
+            return arch(format!("{inputs} inputs, this build has {INPUTS}"));
+        }
+        if usize::from(hidden) != HIDDEN {
+            return arch(format!("{hidden} hidden neurons, this build has {HIDDEN}"));
+        }
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return arch(format!("{buckets} output buckets (1 to {MAX_BUCKETS})"));
+        }
+        let activation = match bytes[12] {
+            0 => Activation::CReLU,
+            1 => Activation::SCReLU,
+            other => return arch(format!("activation {other} (0 CReLU, 1 SCReLU)")),
+        };
+        let scales = (i16_at(16), i16_at(18), i16_at(20));
+        if scales != (QA as i16, QB as i16, SCALE as i16) {
+            return arch(format!(
+                "scales QA {} QB {} SCALE {}, this build {QA} {QB} {SCALE}",
+                scales.0, scales.1, scales.2
+            ));
+        }
+        let expected = HEADER_BYTES + payload_bytes(buckets);
+        if bytes.len() < expected {
+            return Err(NetworkError::Truncated {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        if bytes.len() > expected {
+            return Err(NetworkError::TrailingBytes {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(&bytes[24..32]);
+        let stored = u64::from_le_bytes(stored);
+        let computed = fnv1a(&bytes[HEADER_BYTES..]);
+        if stored != computed {
+            return Err(NetworkError::HashMismatch { stored, computed });
+        }
+        let mut r = Reader {
+            bytes,
+            at: HEADER_BYTES,
+        };
+        let ft_weights = (0..INPUTS).map(|_| r.row()).collect();
+        let ft_bias = r.row();
+        let out_weights = (0..buckets).map(|_| [r.row(), r.row()]).collect();
+        let out_bias = (0..buckets).map(|_| r.i32()).collect();
+        Ok(Network {
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            activation,
+            hash: stored,
+        })
+    }
+
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// The activation of the first layer's outputs.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// The content hash (as in the file's header).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The evaluation in centipawns, for the side to move, from its accumulator (`us`) and
+    /// the other side's (`them`), with the output bucket of `pieces` pieces on the board.
+    #[inline]
+    pub fn output(&self, simd: Simd, us: &Row, them: &Row, pieces: u32) -> i32 {
+        let bucket = super::output_bucket(pieces, self.buckets());
+        let [w_us, w_them] = &self.out_weights[bucket];
+        let bias = self.out_bias[bucket];
+        let sum = match self.activation {
+            Activation::SCReLU => {
+                let dot = simd
+                    .screlu_dot(us, w_us)
+                    .wrapping_add(simd.screlu_dot(them, w_them));
+                // Back to one factor of QA, as the bias is stored.
+                dot / QA + bias
+            }
+            Activation::CReLU => simd
+                .crelu_dot(us, w_us)
+                .wrapping_add(simd.crelu_dot(them, w_them))
+                .wrapping_add(bias),
+        };
+        // i64: sum · SCALE may leave i32 for an extreme network.
+        (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation from feature lists, summed from scratch: `us` the side to move's
+    /// active features (see [`super::feature`]), `them` the other side's, one per piece in
+    /// each list. For the trainer's check of the quantised network against the float one.
+    pub fn evaluate_features(&self, simd: Simd, us: &[usize], them: &[usize]) -> i32 {
+        let sum = |features: &[usize]| {
+            let mut row = self.ft_bias;
+            for &f in features {
+                simd.add(&mut row, self.row(f));
+            }
+            row
+        };
+        let (acc_us, acc_them) = (sum(us), sum(them));
+        self.output(simd, &acc_us, &acc_them, us.len() as u32)
+    }
+
+    /// A row of first-layer weights.
+    #[inline(always)]
+    pub(crate) fn row(&self, feature: usize) -> &Row {
+        &self.ft_weights[feature]
+    }
+}

@@ -1,0 +1,343 @@
+//! The neural evaluation: incremental accumulators against sums from scratch, the vector
+//! kernels against the portable ones, colour symmetry, and the network file's checks.
+
+use std::sync::Arc;
+
+use horizon_chess::nnue::simd::Simd;
+use horizon_chess::nnue::{
+    Accumulator, Activation, HIDDEN, INPUTS, Network, NetworkError, feature,
+};
+use horizon_chess::shakmaty::Position as _;
+use horizon_chess::{Color, Move, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Positions rich in castling, en passant and promotions.
+const STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "8/PPP4k/8/8/8/8/4Kppp/8 w - - 0 1",
+    "r3k2r/8/8/8/3pPp2/8/8/R3K1R1 b Qkq e3 0 1",
+];
+
+/// A network with random weights of a realistic size (first layer within ±0.25, so
+/// activations spread over the clipped range).
+fn random_network(seed: u64, activation: Activation, buckets: usize) -> Network {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let ft_weights: Vec<i16> = (0..INPUTS * HIDDEN)
+        .map(|_| rng.random_range(-64..=64))
+        .collect();
+    let ft_bias: Vec<i16> = (0..HIDDEN).map(|_| rng.random_range(0..=128)).collect();
+    let out_weights: Vec<i16> = (0..buckets * 2 * HIDDEN)
+        .map(|_| rng.random_range(-127..=127))
+        .collect();
+    let out_bias: Vec<i32> = (0..buckets)
+        .map(|_| rng.random_range(-20_000..=20_000))
+        .collect();
+    Network::from_weights(&ft_weights, &ft_bias, &out_weights, &out_bias, activation)
+        .expect("weights of the build's shape")
+}
+
+fn with_network(fen: &str, network: &Arc<Network>, simd: Simd) -> Position {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    pos.set_network(Some(Arc::clone(network)), simd);
+    pos
+}
+
+#[derive(Default, Debug)]
+struct Seen {
+    checked: usize,
+    castles: usize,
+    en_passant: usize,
+    promotions: usize,
+    captures: usize,
+    nulls: usize,
+    undos: usize,
+}
+
+/// Random games from every start: after each move (and null move, and some undos), with
+/// evaluations skipped at random plies so the lazy chain spans several moves, the
+/// accumulator equals the sum from scratch.
+#[test]
+fn incremental_accumulators_equal_sums_from_scratch() {
+    let network = Arc::new(random_network(1, Activation::SCReLU, 8));
+    let simd = Simd::detect();
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut seen = Seen::default();
+    for game in 0..300 {
+        let fen = STARTS[game % STARTS.len()];
+        let mut pos = with_network(fen, &network, simd);
+        // Plies played since the start, by kind, so undo knows what to take back.
+        let mut path: Vec<bool> = Vec::new();
+        for _ in 0..160 {
+            let moves = pos.moves();
+            let r = rng.random_range(0..100);
+            if r < 8 && !path.is_empty() {
+                let n = rng.random_range(1..=path.len().min(4));
+                for _ in 0..n {
+                    path.pop();
+                    pos.undo();
+                }
+                seen.undos += 1;
+            } else if r < 14 && !pos.in_check() && pos.last_move().is_some() {
+                pos.play_null();
+                path.push(true);
+                seen.nulls += 1;
+            } else if moves.is_empty() {
+                break;
+            } else {
+                // Prefer the special moves so every kind is exercised often.
+                let special: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion())
+                    .collect();
+                let m = if !special.is_empty() && rng.random_bool(0.5) {
+                    special[rng.random_range(0..special.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                };
+                seen.castles += usize::from(m.is_castle());
+                seen.en_passant += usize::from(m.is_en_passant());
+                seen.promotions += usize::from(m.is_promotion());
+                seen.captures += usize::from(m.is_capture());
+                pos.play(m);
+                path.push(false);
+            }
+            if rng.random_bool(0.6) {
+                let incremental = pos.nnue_accumulator().expect("a network is set");
+                let scratch = Accumulator::refresh(&network, simd, pos.chess());
+                assert_eq!(incremental, scratch, "after {seen:?} at {}", pos.fen());
+                seen.checked += 1;
+            }
+        }
+    }
+    assert!(seen.checked > 20_000, "{seen:?}");
+    for (kind, count) in [
+        ("castles", seen.castles),
+        ("en passant", seen.en_passant),
+        ("promotions", seen.promotions),
+        ("captures", seen.captures),
+        ("null moves", seen.nulls),
+        ("undos", seen.undos),
+    ] {
+        assert!(count > 50, "only {count} {kind}: {seen:?}");
+    }
+}
+
+/// Updates reuse the ply below: over a game, almost every accumulator is updated, only the
+/// first is summed from scratch.
+#[test]
+fn accumulators_are_updated_not_recomputed() {
+    let network = Arc::new(random_network(2, Activation::SCReLU, 1));
+    let mut pos = with_network(STARTS[1], &network, Simd::detect());
+    let mut rng = StdRng::seed_from_u64(3);
+    for _ in 0..60 {
+        let moves = pos.moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.random_range(0..moves.len())]);
+        pos.evaluate();
+    }
+    let (refreshes, updates) = pos.nnue().expect("network set").counters();
+    assert_eq!(refreshes, 1, "only the first evaluation sums from scratch");
+    assert!(updates >= 50, "{updates} updates");
+}
+
+/// The AVX2 kernels and the portable ones give the same evaluations, bit for bit.
+#[test]
+fn vector_and_portable_kernels_agree() {
+    if Simd::detect() != Simd::Avx2 {
+        eprintln!("skipped: this processor has no AVX2, only the portable kernels run");
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut compared = 0;
+    for (seed, activation, buckets) in [
+        (5, Activation::SCReLU, 8),
+        (6, Activation::CReLU, 1),
+        (7, Activation::SCReLU, 1),
+    ] {
+        let network = Arc::new(random_network(seed, activation, buckets));
+        for fen in STARTS {
+            let mut fast = with_network(fen, &network, Simd::Avx2);
+            let mut portable = with_network(fen, &network, Simd::Portable);
+            assert_eq!(fast.nnue().map(|n| n.simd()), Some(Simd::Avx2));
+            assert_eq!(portable.nnue().map(|n| n.simd()), Some(Simd::Portable));
+            for _ in 0..80 {
+                let moves = fast.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                fast.play(m);
+                portable.play(m);
+                assert_eq!(fast.nnue_accumulator(), portable.nnue_accumulator());
+                assert_eq!(fast.evaluate(), portable.evaluate(), "{}", fast.fen());
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1_000, "{compared}");
+}
+
+/// The position with colours swapped and the board mirrored top to bottom.
+fn mirrored_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|rank| rank.chars().map(swap).collect())
+        .collect();
+    let turn = if fields[1] == "w" { "b" } else { "w" };
+    let castling: String = if fields[2] == "-" {
+        "-".into()
+    } else {
+        let mut c: Vec<char> = fields[2].chars().map(swap).collect();
+        c.sort_by_key(|c| (c.is_ascii_lowercase(), *c));
+        c.into_iter().collect()
+    };
+    let ep = if fields[3] == "-" {
+        "-".to_owned()
+    } else {
+        let b = fields[3].as_bytes();
+        format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
+    };
+    format!(
+        "{} {turn} {castling} {ep} {} {}",
+        board.join("/"),
+        fields[4],
+        fields[5]
+    )
+}
+
+/// A position and its colour-flipped mirror evaluate the same for the side to move.
+#[test]
+fn mirrored_positions_evaluate_alike() {
+    let network = Arc::new(random_network(9, Activation::SCReLU, 8));
+    let mut rng = StdRng::seed_from_u64(13);
+    let mut compared = 0;
+    let mut distinct = std::collections::HashSet::new();
+    for fen in STARTS {
+        let mut pos = with_network(fen, &network, Simd::detect());
+        for _ in 0..60 {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.random_range(0..moves.len())]);
+            let mirror_fen = mirrored_fen(&pos.fen());
+            let mut mirror = with_network(&mirror_fen, &network, Simd::detect());
+            assert_ne!(mirror.turn(), pos.turn());
+            let (a, b) = (pos.evaluate(), mirror.evaluate());
+            assert_eq!(a, b, "{} against {mirror_fen}", pos.fen());
+            distinct.insert(a);
+            compared += 1;
+        }
+    }
+    assert!(compared > 300, "{compared}");
+    // The network is not constant: the symmetry is not a triviality.
+    assert!(distinct.len() > 100, "{} distinct values", distinct.len());
+}
+
+/// The features of a piece are mirrored for the other side.
+#[test]
+fn features_mirror_between_perspectives() {
+    use horizon_chess::{Role, Square};
+    assert_eq!(
+        feature(Color::White, Color::White, Role::Pawn, Square::A1),
+        0
+    );
+    assert_eq!(
+        feature(Color::White, Color::Black, Role::King, Square::H8),
+        767
+    );
+    assert_eq!(
+        feature(Color::Black, Color::Black, Role::Knight, Square::G8),
+        64 + Square::G1 as usize
+    );
+    assert_eq!(
+        feature(Color::Black, Color::White, Role::Queen, Square::D1),
+        (6 + 4) * 64 + Square::D8 as usize
+    );
+}
+
+#[test]
+fn network_files_round_trip_and_damage_is_refused() {
+    let network = random_network(21, Activation::SCReLU, 8);
+    let bytes = network.to_bytes();
+    let back = Network::from_bytes(&bytes).expect("own file");
+    assert_eq!(back, network);
+    assert_eq!(back.hash(), network.hash());
+
+    let truncated = Network::from_bytes(&bytes[..bytes.len() - 1]);
+    assert!(
+        matches!(truncated, Err(NetworkError::Truncated { .. })),
+        "{truncated:?}"
+    );
+    assert!(matches!(
+        Network::from_bytes(&bytes[..10]),
+        Err(NetworkError::Truncated { .. })
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetworkError::TrailingBytes { .. })
+    ));
+    let mut flipped = bytes.clone();
+    flipped[1000] ^= 0x10;
+    assert!(matches!(
+        Network::from_bytes(&flipped),
+        Err(NetworkError::HashMismatch { .. })
+    ));
+    let mut magic = bytes.clone();
+    magic[0] = b'X';
+    assert_eq!(Network::from_bytes(&magic), Err(NetworkError::BadMagic));
+    let mut hidden = bytes.clone();
+    hidden[8] = 128;
+    hidden[9] = 0;
+    assert!(matches!(
+        Network::from_bytes(&hidden),
+        Err(NetworkError::Architecture(_))
+    ));
+    let mut version = bytes;
+    version[4] = 9;
+    assert_eq!(
+        Network::from_bytes(&version),
+        Err(NetworkError::UnsupportedVersion(9))
+    );
+}
+
+/// The evaluation from feature lists (the trainer's check) equals the one in the search.
+#[test]
+fn feature_lists_evaluate_like_positions() {
+    let network = Arc::new(random_network(31, Activation::SCReLU, 8));
+    for fen in STARTS {
+        let mut pos = with_network(fen, &network, Simd::detect());
+        let board = pos.chess().board().clone();
+        let us = pos.turn();
+        let mut mine = Vec::new();
+        let mut theirs = Vec::new();
+        for square in board.occupied() {
+            let piece = board.piece_at(square).expect("occupied");
+            mine.push(feature(us, piece.color, piece.role, square));
+            theirs.push(feature(!us, piece.color, piece.role, square));
+        }
+        assert_eq!(
+            network.evaluate_features(Simd::detect(), &mine, &theirs),
+            pos.evaluate(),
+            "{fen}"
+        );
+    }
+}

@@ -1,0 +1,548 @@
+//! `horizon train`: fits the engine's neural evaluation (see `horizon_chess::nnue`) to
+//! self-play positions on the CPU, on all cores, and writes it in the engine's network
+//! format.
+//!
+//! The data are bullet `ChessBoard` records (`horizon selfplay --format bullet`); the model,
+//! loss and passes are in [`model`], the optimiser and learning-rate schedule in
+//! [`optimizer`], the checkpoint format in [`checkpoint`], the conversion to the engine's
+//! integers and its check in [`quantise`].
+//!
+//! Each batch is cut into one contiguous part per thread; each thread adds its part's
+//! gradient into a dense buffer of its own (the first layer's gradient of a position touches
+//! only the rows of its active features), and the optimiser step sums the buffers in thread
+//! order. A run is therefore reproducible bit for bit for a given `--threads` (and a resumed
+//! run reaches the weights of an uninterrupted one), whatever the scheduling.
+
+mod checkpoint;
+mod data;
+mod model;
+mod optimizer;
+mod quantise;
+mod rng;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, ensure};
+use clap::{Args, ValueEnum};
+use horizon_chess::nnue::{Activation, HIDDEN, INPUTS};
+use rayon::prelude::*;
+
+use super::progress::Progress;
+use super::report::{human, thousands};
+use checkpoint::{Checkpoint, DataInfo, EpochRecord, Settings};
+use model::Model;
+use optimizer::{AdamW, learning_rate};
+
+/// Positions of the training set the quantisation check uses when nothing is held out.
+const CHECK_WITHOUT_VALIDATION: usize = 10_000;
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Data: files of 32-byte records in bullet's ChessBoard layout, as `horizon selfplay --format \
+bullet` writes them (the board from the side to move, its score in centipawns and the game's \
+result). One seeded shuffle holds out --val-fraction of the positions for validation, for the \
+whole run.
+
+Model: the engine's perspective network 768 -> 256 x2 -> 1 (output buckets by piece count), \
+in f32. y = output (the engine's score is 400 y centipawns), p = sigmoid(y), target = \
+lambda sigmoid(score / 400) + (1 - lambda) result / 2, loss = mean (p - target)^2.
+
+Training: AdamW (beta1 0.9, beta2 0.999, eps 1e-8; weight decay --wd on weights, not biases), \
+learning rate --lr, multiplied by --lr-gamma every --lr-drop-epoch epochs (step decay; \
+constant without it), batches of --batch positions in a new seeded order each epoch. After each \
+step the first layer's weights and biases are clipped to +-1.98 and the output weights to \
++-127/64, so that the engine's 16-bit integers hold them. A run is reproducible bit for bit for \
+a given --threads.
+
+Output: --out gets the network in the engine's format (first layer x 255, output weights x 64, \
+output bias x 255 x 64, rounded), after a check of the engine's integer evaluation against the \
+float network on the validation positions: a mean difference over --quant-tolerance (15 cp) is an error (rounding costs about 9 cp). With \
+--checkpoint-dir, every epoch writes DIR/epoch-N.ckpt (float weights and optimiser state) and \
+DIR/epoch-N.nnue (that epoch's network); --resume DIR/epoch-N.ckpt goes on from there with the \
+same data and options (--epochs, --threads, --out, --checkpoint-dir, --lr, --wd and the \
+schedule may change).
+
+Example: `horizon selfplay --games 2000 --nodes 5000 --format bullet --out out/nnue/d.bin`, \
+then `horizon train --data out/nnue/d.bin --epochs 20 --lr-drop-epoch 15 --checkpoint-dir \
+out/nnue/ckpt --out out/nnue/net.nnue` and play it with `--eval-file out/nnue/net.nnue`.")]
+pub struct TrainArgs {
+    /// Training positions (bullet records); several files separated by commas.
+    #[arg(
+        long,
+        value_name = "FILE[,FILE...]",
+        value_delimiter = ',',
+        required = true
+    )]
+    pub data: Vec<PathBuf>,
+    /// Write the trained network here (Horizon's network format).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the training positions (in all, counting those of a resumed checkpoint).
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// AdamW's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f64,
+    /// Multiply the learning rate by --lr-gamma after every N epochs (none: constant).
+    #[arg(long, value_name = "N")]
+    pub lr_drop_epoch: Option<usize>,
+    /// The factor of each learning-rate drop.
+    #[arg(long, default_value_t = 0.3)]
+    pub lr_gamma: f64,
+    /// AdamW's decoupled weight decay (on weights, not biases).
+    #[arg(long, default_value_t = 0.01)]
+    pub wd: f64,
+    /// Weight of the search score in the target (the rest is the game's result).
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f64,
+    /// Share of the positions held out for validation.
+    #[arg(long, default_value_t = 0.02)]
+    pub val_fraction: f64,
+    /// Output buckets by piece count (1 to 32; the engine reads any).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
+    /// The first layer's activation.
+    #[arg(long, value_enum, default_value_t = ActivationArg::Screlu)]
+    pub activation: ActivationArg,
+    /// Seed of the initial weights, the validation split and the order of each epoch.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write a checkpoint and the network after every epoch in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Go on from this checkpoint (DIR/epoch-N.ckpt of an earlier run).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Refuse to write a network whose evaluations differ from the float network's by more
+    /// than this many centipawns on average (over the validation positions).
+    #[arg(long, value_name = "CP", default_value_t = quantise::TOLERANCE_CP)]
+    pub quant_tolerance: f64,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ActivationArg {
+    /// clamp(x, 0, 1)^2
+    Screlu,
+    /// clamp(x, 0, 1)
+    Crelu,
+}
+
+impl ActivationArg {
+    fn activation(self) -> Activation {
+        match self {
+            ActivationArg::Screlu => Activation::SCReLU,
+            ActivationArg::Crelu => Activation::CReLU,
+        }
+    }
+}
+
+fn check_args(args: &TrainArgs) -> Result<()> {
+    ensure!(args.epochs >= 1, "--epochs must be at least 1");
+    ensure!(args.batch >= 1, "--batch must be at least 1");
+    ensure!(
+        args.lr > 0.0 && args.lr.is_finite(),
+        "--lr must be positive"
+    );
+    ensure!(
+        args.lr_gamma > 0.0 && args.lr_gamma.is_finite(),
+        "--lr-gamma must be positive"
+    );
+    ensure!(
+        args.lr_drop_epoch != Some(0),
+        "--lr-drop-epoch must be at least 1"
+    );
+    ensure!(
+        args.wd >= 0.0 && args.wd.is_finite(),
+        "--wd must be zero or positive"
+    );
+    ensure!(
+        (0.0..=1.0).contains(&args.lambda),
+        "--lambda must be between 0 and 1"
+    );
+    ensure!(
+        (0.0..1.0).contains(&args.val_fraction),
+        "--val-fraction must be at least 0 and below 1"
+    );
+    ensure!(
+        (1..=32).contains(&args.buckets),
+        "--buckets must be 1 to 32"
+    );
+    ensure!(
+        args.quant_tolerance >= 0.0,
+        "--quant-tolerance must be zero or positive"
+    );
+    if let Some(threads) = args.threads {
+        ensure!((1..=256).contains(&threads), "--threads must be 1 to 256");
+    }
+    Ok(())
+}
+
+fn settings(args: &TrainArgs) -> Settings {
+    Settings {
+        buckets: args.buckets,
+        activation: args.activation.activation(),
+        seed: args.seed,
+        batch: args.batch,
+        val_fraction: args.val_fraction,
+        lambda: args.lambda,
+        lr: args.lr,
+        weight_decay: args.wd,
+        lr_gamma: args.lr_gamma,
+        lr_drop_epoch: args.lr_drop_epoch,
+    }
+}
+
+/// Refuses a checkpoint made with other data or options that fix the split and the model;
+/// returns notes on the optimiser's options that changed.
+fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<Vec<String>> {
+    let was = &saved.settings;
+    let activation = |a: Activation| match a {
+        Activation::SCReLU => "screlu",
+        Activation::CReLU => "crelu",
+    };
+    let fixed = [
+        (
+            "--buckets",
+            was.buckets.to_string(),
+            now.buckets.to_string(),
+        ),
+        (
+            "--activation",
+            activation(was.activation).to_owned(),
+            activation(now.activation).to_owned(),
+        ),
+        ("--seed", was.seed.to_string(), now.seed.to_string()),
+        ("--batch", was.batch.to_string(), now.batch.to_string()),
+        (
+            "--val-fraction",
+            was.val_fraction.to_string(),
+            now.val_fraction.to_string(),
+        ),
+        ("--lambda", was.lambda.to_string(), now.lambda.to_string()),
+    ];
+    for (flag, was, now) in fixed {
+        ensure!(
+            was == now,
+            "--resume: the checkpoint was made with {flag} {was}, not {now}; give the same"
+        );
+    }
+    ensure!(
+        saved.data == *data,
+        "--resume: the checkpoint was made on other data ({} positions, hash {:016x}; these \
+         files have {}, hash {:016x})",
+        saved.data.records,
+        saved.data.hash,
+        data.records,
+        data.hash
+    );
+    let mut notes = Vec::new();
+    let soft = [
+        ("--lr", was.lr.to_string(), now.lr.to_string()),
+        (
+            "--wd",
+            was.weight_decay.to_string(),
+            now.weight_decay.to_string(),
+        ),
+        (
+            "--lr-gamma",
+            was.lr_gamma.to_string(),
+            now.lr_gamma.to_string(),
+        ),
+        (
+            "--lr-drop-epoch",
+            format!("{:?}", was.lr_drop_epoch),
+            format!("{:?}", now.lr_drop_epoch),
+        ),
+    ];
+    for (flag, was, now) in soft {
+        if was != now {
+            notes.push(format!("{flag} changed from {was} to {now}"));
+        }
+    }
+    Ok(notes)
+}
+
+/// A 64-bit hash of the float weights' bits, for comparing runs.
+fn weights_hash(params: &[f32]) -> u64 {
+    params.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, w| {
+        (h ^ u64::from(w.to_bits())).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn rate(positions: f64, seconds: f64) -> String {
+    let per_second = positions / seconds.max(1e-9);
+    if per_second >= 1e6 {
+        format!("{:.2}M", per_second / 1e6)
+    } else {
+        format!("{:.0}k", per_second / 1e3)
+    }
+}
+
+pub fn run(args: &TrainArgs) -> Result<()> {
+    check_args(args)?;
+    let threads = match args.threads {
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("horizon-train-{i}"))
+        .build()
+        .context("cannot start the training threads")?;
+    pool.install(|| train(args, threads))
+}
+
+fn train(args: &TrainArgs, threads: usize) -> Result<()> {
+    let started = Instant::now();
+    let dataset = data::load(&args.data)?;
+    let records = &dataset.records;
+    let names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let split = data::split(records.len(), args.val_fraction, args.seed);
+    let info = DataInfo {
+        records: records.len() as u64,
+        hash: dataset.hash,
+        train: split.train.len() as u64,
+        validation: split.validation.len() as u64,
+    };
+    say!(
+        "read {} positions from {} in {} ({} training, {} validation)",
+        thousands(info.records),
+        names.join(", "),
+        human(started.elapsed()),
+        thousands(info.train),
+        thousands(info.validation)
+    );
+
+    let mut settings = settings(args);
+    let (mut model, mut adam, mut history) = match &args.resume {
+        Some(path) => {
+            let saved = Checkpoint::load(path)?;
+            for note in check_resume(&saved, &settings, &info)? {
+                say!("note: {note}");
+            }
+            ensure!(
+                saved.history.len() <= args.epochs,
+                "--resume: the checkpoint has {} epochs done, more than --epochs {}",
+                saved.history.len(),
+                args.epochs
+            );
+            say!(
+                "resuming from {} after epoch {}",
+                path.display(),
+                saved.history.len()
+            );
+            (saved.model, saved.adam, saved.history)
+        }
+        None => {
+            let model = Model::new(args.buckets, settings.activation, args.seed);
+            let adam = AdamW::new(model.params.len());
+            (model, adam, Vec::new())
+        }
+    };
+    settings.activation = model.activation;
+    if let Some(dir) = &args.checkpoint_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+    }
+    let layout = model.layout;
+    say!(
+        "network {INPUTS} -> {HIDDEN} x2 -> 1, {} output bucket{}, {:?}; {} parameters; \
+         {} epochs of {} batches of {}, {threads} thread{}",
+        layout.buckets,
+        if layout.buckets == 1 { "" } else { "s" },
+        model.activation,
+        thousands(layout.len() as u64),
+        args.epochs,
+        split.train.len().div_ceil(args.batch),
+        args.batch,
+        if threads == 1 { "" } else { "s" }
+    );
+
+    let lambda = args.lambda as f32;
+    let mut grads = vec![vec![0.0f32; layout.len()]; threads];
+    let mut order = Vec::with_capacity(split.train.len());
+    let first_epoch = history.len() + 1;
+    for epoch in first_epoch..=args.epochs {
+        let lr = learning_rate(args.lr, args.lr_drop_epoch, args.lr_gamma, epoch);
+        data::epoch_order(&split.train, args.seed, epoch, &mut order);
+        let progress = Progress::new(order.len().div_ceil(args.batch), args.quiet);
+        let epoch_started = Instant::now();
+        let (mut loss_sum, mut done) = (0.0f64, 0usize);
+        for batch in order.chunks(args.batch) {
+            let part = batch.len().div_ceil(threads);
+            let model_ref = &model;
+            let losses: Vec<f64> = grads
+                .par_iter_mut()
+                .enumerate()
+                .map(|(t, grad)| {
+                    let from = (t * part).min(batch.len());
+                    let to = ((t + 1) * part).min(batch.len());
+                    model_ref.accumulate(records, &batch[from..to], lambda, grad)
+                })
+                .collect();
+            loss_sum += losses.iter().sum::<f64>();
+            done += batch.len();
+            adam.step(
+                &mut model.params,
+                layout,
+                &mut grads,
+                1.0 / batch.len() as f32,
+                lr,
+                args.wd,
+            );
+            progress.set_message(format!(
+                "loss {:.6}, {} pos/s",
+                loss_sum / done as f64,
+                rate(done as f64, epoch_started.elapsed().as_secs_f64())
+            ));
+            progress.inc();
+        }
+        progress.finish();
+        let seconds = epoch_started.elapsed().as_secs_f64();
+        let train_loss = loss_sum / order.len() as f64;
+        ensure!(
+            train_loss.is_finite(),
+            "epoch {epoch}: the training loss is not finite; lower --lr"
+        );
+        let validation_loss = validation(&model, records, &split.validation, lambda);
+        history.push(EpochRecord {
+            train_loss,
+            validation_loss,
+            seconds,
+            lr,
+        });
+        say!(
+            "epoch {epoch}/{}: train loss {train_loss:.6}, validation loss {}, lr {lr:.3e}, \
+             {} pos/s, {}",
+            args.epochs,
+            show_loss(validation_loss),
+            rate(order.len() as f64, seconds),
+            human(epoch_started.elapsed())
+        );
+        if let Some(dir) = &args.checkpoint_dir {
+            let checkpoint = Checkpoint {
+                settings: settings.clone(),
+                data: info,
+                history: history.clone(),
+                model: model.clone(),
+                adam: adam.clone(),
+            };
+            checkpoint.save(&dir.join(format!("epoch-{epoch}.ckpt")))?;
+            let network = quantise::quantise(&model)?;
+            write_network(&dir.join(format!("epoch-{epoch}.nnue")), &network)?;
+        }
+    }
+
+    // The engine's network, checked against the float one.
+    let network = quantise::quantise(&model)?;
+    let (check_on, what) = if split.validation.is_empty() {
+        let n = split.train.len().min(CHECK_WITHOUT_VALIDATION);
+        (&split.train[..n], "training")
+    } else {
+        (&split.validation[..], "validation")
+    };
+    let agreement = quantise::compare(&model, &network, records, check_on, lambda);
+    say!(
+        "quantised: |engine - float| mean {:.2} cp, max {:.1} cp over {} {what} positions \
+         (tolerance: mean {} cp); loss {:.6} float, {:.6} engine",
+        agreement.mean,
+        agreement.max,
+        thousands(agreement.positions as u64),
+        args.quant_tolerance,
+        agreement.float_loss,
+        agreement.engine_loss
+    );
+    let worst = quantise::worst_output_sum(&model);
+    if worst > f64::from(i32::MAX) {
+        say!(
+            "warning: the output weights allow a sum of {worst:.3e}, past i32: a position \
+             with every neuron saturated would wrap in the engine"
+        );
+    }
+    ensure!(
+        agreement.mean <= args.quant_tolerance,
+        "the quantised network differs from the float one by {:.2} cp on average, more than \
+         --quant-tolerance {} cp: not written (the checkpoints keep the float weights)",
+        agreement.mean,
+        args.quant_tolerance
+    );
+    write_network(&args.out, &network)?;
+
+    // Summary.
+    say!("epoch  train loss  validation loss        lr  positions/s  time");
+    for (i, e) in history.iter().enumerate() {
+        say!(
+            "{:>5}  {:>10.6}  {:>15}  {:>8.2e}  {:>11}  {}",
+            i + 1,
+            e.train_loss,
+            show_loss(e.validation_loss),
+            e.lr,
+            rate(info.train as f64, e.seconds),
+            human(std::time::Duration::from_secs_f64(e.seconds))
+        );
+    }
+    let trained_here = (history.len() + 1 - first_epoch) as u64 * info.train;
+    let seconds: f64 = history[first_epoch - 1..].iter().map(|e| e.seconds).sum();
+    say!(
+        "trained {} positions ({} epochs of {}{}) in {}, {} pos/s on {threads} thread{}",
+        thousands(trained_here),
+        history.len() + 1 - first_epoch,
+        thousands(info.train),
+        if first_epoch > 1 {
+            format!(", after {} resumed", first_epoch - 1)
+        } else {
+            String::new()
+        },
+        human(std::time::Duration::from_secs_f64(seconds)),
+        rate(trained_here as f64, seconds),
+        if threads == 1 { "" } else { "s" }
+    );
+    say!(
+        "float weights hash {:016x}; wrote {} (network hash {:016x}); total time {}",
+        weights_hash(&model.params),
+        args.out.display(),
+        network.hash(),
+        human(started.elapsed())
+    );
+    Ok(())
+}
+
+/// The mean loss over the validation positions (NaN without any), in parallel.
+fn validation(
+    model: &Model,
+    records: &[horizon_chess::packed::PackedBoard],
+    indices: &[u32],
+    lambda: f32,
+) -> f64 {
+    if indices.is_empty() {
+        return f64::NAN;
+    }
+    let parts: Vec<f64> = indices
+        .par_chunks(4096)
+        .map(|chunk| model.loss(records, chunk, lambda))
+        .collect();
+    parts.iter().sum::<f64>() / indices.len() as f64
+}
+
+fn show_loss(loss: f64) -> String {
+    if loss.is_nan() {
+        "-".to_owned()
+    } else {
+        format!("{loss:.6}")
+    }
+}
+
+fn write_network(path: &Path, network: &horizon_chess::nnue::Network) -> Result<()> {
+    std::fs::write(path, network.to_bytes())
+        .with_context(|| format!("cannot write the network {}", path.display()))
+}

@@ -1,0 +1,199 @@
+//! `horizon train` end to end: self-play data in bullet records, a short training run, the
+//! network it writes, checkpoints, `--resume`, and the errors on bad input.
+
+mod common;
+
+use std::path::Path;
+
+use common::{assert_success, run_horizon, scratch_dir, stdout};
+use horizon_chess::nnue::{Activation, Network};
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// The training and validation losses of the `epoch N/M: train loss X, validation loss Y`
+/// lines, by epoch.
+fn losses(text: &str) -> Vec<(usize, String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("epoch ")?;
+            let (epoch, rest) = rest.split_once('/')?;
+            let train = rest.split("train loss ").nth(1)?.split(',').next()?;
+            let validation = rest.split("validation loss ").nth(1)?.split(',').next()?;
+            Some((epoch.parse().ok()?, train.to_owned(), validation.to_owned()))
+        })
+        .collect()
+}
+
+/// The `float weights hash` of the summary.
+fn weights_hash(text: &str) -> String {
+    text.split("float weights hash ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("no weights hash in\n{text}"))
+        .to_owned()
+}
+
+fn failure(args: &[&str]) -> String {
+    let output = run_horizon(args);
+    assert!(!output.status.success(), "{args:?} succeeded");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn train_learns_writes_a_network_and_resumes_exactly() {
+    let dir = scratch_dir("train");
+    let data = dir.join("d.bin");
+    let output = run_horizon(&[
+        "selfplay",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--seed",
+        "1",
+        "--format",
+        "bullet",
+        "--out",
+        path(&data),
+        "--quiet",
+    ]);
+    assert_success(&output);
+    let records = std::fs::metadata(&data).expect("data written").len() / 32;
+    assert!(records >= 100, "{records} positions");
+
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let (net_a, net_b) = (dir.join("a.nnue"), dir.join("b.nnue"));
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--data",
+            path(&data),
+            "--epochs",
+            "3",
+            "--batch",
+            "16",
+            "--lr",
+            "0.005",
+            "--val-fraction",
+            "0.1",
+            "--seed",
+            "5",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let output = run_horizon(&args);
+        assert_success(&output);
+        stdout(&output)
+    };
+
+    // Uninterrupted, one thread.
+    let full = train(&[
+        "--threads",
+        "1",
+        "--checkpoint-dir",
+        path(&a),
+        "--out",
+        path(&net_a),
+    ]);
+    let full_losses = losses(&full);
+    assert_eq!(
+        full_losses.iter().map(|l| l.0).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "{full}"
+    );
+    let loss = |i: usize| -> f64 { full_losses[i].1.parse().expect("a number") };
+    assert!(
+        loss(2) < 0.9 * loss(0),
+        "the training loss did not go down: {full_losses:?}"
+    );
+    assert!(full.contains("quantised: |engine - float| mean"), "{full}");
+
+    // The network loads in the engine, and is the last epoch's.
+    let bytes = std::fs::read(&net_a).expect("network written");
+    let network = Network::from_bytes(&bytes).expect("a valid network");
+    assert_eq!(network.buckets(), 1);
+    assert_eq!(network.activation(), Activation::SCReLU);
+    assert_eq!(
+        std::fs::read(a.join("epoch-3.nnue")).expect("per-epoch network"),
+        bytes
+    );
+    for epoch in 1..=3 {
+        assert!(a.join(format!("epoch-{epoch}.ckpt")).is_file());
+    }
+
+    // Resumed after epoch 1: the same epochs 2 and 3, to the bit.
+    let resumed = train(&[
+        "--threads",
+        "1",
+        "--resume",
+        path(&a.join("epoch-1.ckpt")),
+        "--checkpoint-dir",
+        path(&b),
+        "--out",
+        path(&net_b),
+    ]);
+    assert!(resumed.contains("resuming from"), "{resumed}");
+    assert_eq!(losses(&resumed), full_losses[1..], "{full}\n{resumed}");
+    assert_eq!(weights_hash(&resumed), weights_hash(&full));
+    assert_eq!(std::fs::read(&net_b).expect("network written"), bytes);
+    assert!(!b.join("epoch-1.ckpt").exists());
+
+    // Two threads: a run of its own, reproducible.
+    let two: Vec<String> = (0..2)
+        .map(|_| {
+            weights_hash(&train(&[
+                "--threads",
+                "2",
+                "--out",
+                path(&dir.join("two.nnue")),
+            ]))
+        })
+        .collect();
+    assert_eq!(two[0], two[1]);
+
+    // A resume with another model, or on other data, is refused.
+    let error = failure(&[
+        "train",
+        "--data",
+        path(&data),
+        "--buckets",
+        "8",
+        "--val-fraction",
+        "0.1",
+        "--seed",
+        "5",
+        "--batch",
+        "16",
+        "--resume",
+        path(&a.join("epoch-1.ckpt")),
+        "--out",
+        path(&dir.join("x.nnue")),
+    ]);
+    assert!(error.contains("made with --buckets 1, not 8"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_refuses_bad_data_files() {
+    let dir = scratch_dir("train-bad");
+    let out = dir.join("net.nnue");
+    let train = |data: &Path| failure(&["train", "--data", path(data), "--out", path(&out)]);
+
+    let missing = train(&dir.join("missing.bin"));
+    assert!(missing.contains("cannot read the data file"), "{missing}");
+    let empty = dir.join("empty.bin");
+    std::fs::write(&empty, b"").expect("writable");
+    assert!(train(&empty).contains("is empty"));
+    let text = dir.join("positions.txt");
+    std::fs::write(
+        &text,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0.5\n",
+    )
+    .expect("writable");
+    let misaligned = train(&text);
+    assert!(misaligned.contains("not a multiple of 32"), "{misaligned}");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
