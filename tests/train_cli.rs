@@ -197,3 +197,94 @@ fn train_refuses_bad_data_files() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `horizon data`: repeated games from one opening are found and removed, the split adds up,
+/// the shuffle is seeded, and text output is one legal FEN line per position.
+#[test]
+fn data_dedups_shuffles_splits_and_converts() {
+    let dir = scratch_dir("data");
+    let openings = dir.join("one.epd");
+    std::fs::write(
+        &openings,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n",
+    )
+    .expect("scratch file");
+    // One opening, four games, no random plies: the same game four times.
+    let data = dir.join("d.bin");
+    let output = run_horizon(&[
+        "selfplay",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--openings",
+        path(&openings),
+        "--format",
+        "bullet",
+        "--out",
+        path(&data),
+        "--quiet",
+    ]);
+    assert_success(&output);
+    let records = (std::fs::metadata(&data).expect("data written").len() / 32) as usize;
+    assert!(records >= 40 && records.is_multiple_of(4), "{records} positions");
+
+    let (train, val) = (dir.join("train.bin"), dir.join("val.bin"));
+    let split = |out: &Path, val_out: &Path, seed: &str| {
+        let output = run_horizon(&[
+            "data",
+            "--in",
+            path(&data),
+            "--dedup",
+            "--shuffle",
+            seed,
+            "--val-fraction",
+            "0.25",
+            "--val-out",
+            path(val_out),
+            "--out",
+            path(out),
+        ]);
+        assert_success(&output);
+        stdout(&output)
+    };
+    let report = split(&train, &val, "5");
+    // Every board at least four times: at most a quarter is left.
+    let unique: usize = report
+        .split(" positions left")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("no count left in\n{report}"));
+    assert!(unique >= 10 && unique <= records / 4, "{report}");
+    let size = |p: &Path| (std::fs::metadata(p).expect("written").len() / 32) as usize;
+    assert_eq!(size(&val), (unique as f64 * 0.25).round() as usize);
+    assert_eq!(size(&train) + size(&val), unique);
+    // The same seed gives the same files; another seed another order.
+    let (train2, val2) = (dir.join("train2.bin"), dir.join("val2.bin"));
+    split(&train2, &val2, "5");
+    assert_eq!(std::fs::read(&train2).ok(), std::fs::read(&train).ok());
+    split(&train2, &val2, "6");
+    assert_ne!(std::fs::read(&train2).ok(), std::fs::read(&train).ok());
+
+    let text = dir.join("d.txt");
+    let output = run_horizon(&[
+        "data",
+        "--in",
+        path(&val),
+        "--format",
+        "text",
+        "--out",
+        path(&text),
+    ]);
+    assert_success(&output);
+    let lines = std::fs::read_to_string(&text).expect("text written");
+    assert_eq!(lines.lines().count(), size(&val));
+    for line in lines.lines() {
+        let (fen, result) = line.split_once(" | ").expect("FEN | result");
+        assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
+        horizon_chess::Position::from_fen(fen).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+}

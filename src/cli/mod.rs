@@ -14,6 +14,7 @@ macro_rules! say {
 pub mod ablate;
 pub mod bench;
 pub mod chart;
+pub mod data;
 pub mod epd;
 pub mod network;
 pub mod perft;
@@ -56,6 +57,9 @@ pub enum Command {
     /// Fit the evaluation weights to labelled positions by Texel's method; `--write` them
     /// as the source the build uses.
     Tune(tune::TuneArgs),
+    /// Count, de-duplicate, shuffle, split and convert training positions
+    /// (`horizon selfplay --format bullet`), with a summary of what they hold.
+    Data(data::DataArgs),
     /// Train the neural evaluation (NNUE) on self-play positions
     /// (`horizon selfplay --format bullet`) on all cores, and write it for `--eval-file`.
     Train(train::TrainArgs),
@@ -73,6 +77,7 @@ impl Command {
             Command::Ablate(args) => ablate::run(&args),
             Command::Selfplay(args) => selfplay::run(&args),
             Command::Tune(args) => tune::run(&args),
+            Command::Data(args) => data::run(&args),
             Command::Train(args) => train::run(&args),
             Command::WdlFit(args) => wdl::run(&args),
         }

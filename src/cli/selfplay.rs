@@ -71,9 +71,11 @@ pub struct SelfplayArgs {
     /// taken in an order shuffled by the seed; each is used once before any is used again.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Without --openings: random legal moves from the start position that open each game.
-    #[arg(long, default_value_t = 8)]
-    pub random_plies: usize,
+    /// Random legal moves that open each game: from the start position (8 when not given),
+    /// or with --openings after each opening (none when not given). Fixed-node games are
+    /// deterministic, so an opening used twice repeats its game unless random plies follow.
+    #[arg(long, value_name = "N")]
+    pub random_plies: Option<usize>,
     /// Seed of the opening order and the random moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -410,23 +412,38 @@ pub fn rules_ending(pos: &Position) -> Option<(f64, Ending)> {
 /// `plies` random legal moves from the start position, not ending the game; retried with
 /// the next random numbers when they do.
 pub fn random_opening(rng: &mut SplitMix64, plies: usize) -> Position {
-    'attempt: loop {
-        let mut pos = Position::startpos();
+    random_plies_from(&Position::startpos(), rng, plies)
+}
+
+/// `plies` random legal moves from `start`, not ending the game; retried with the next
+/// random numbers when they do (`start` itself when every try does, or after 100 tries).
+pub fn random_plies_from(start: &Position, rng: &mut SplitMix64, plies: usize) -> Position {
+    if plies == 0 {
+        return start.clone();
+    }
+    for _ in 0..100 {
+        let mut pos = start.clone();
+        let mut ended = false;
         for _ in 0..plies {
             let moves = pos.moves();
             if moves.is_empty() {
-                continue 'attempt;
+                ended = true;
+                break;
             }
             let m = moves[rng.below(moves.len())];
             pos.play(m);
         }
-        if rules_ending(&pos).is_none() {
+        if !ended && rules_ending(&pos).is_none() {
             // A fresh position: the game's history starts here.
             let fresh = Position::from_fen(&pos.fen());
             return fresh.unwrap_or(pos);
         }
     }
+    start.clone()
 }
+
+/// Random plies from the start position when neither --openings nor --random-plies is given.
+const DEFAULT_RANDOM_PLIES: usize = 8;
 
 /// Mixes the seed and the game number into a game's random stream.
 fn game_rng(seed: u64, game: usize) -> SplitMix64 {
@@ -459,9 +476,16 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     let start_of = |game: usize| -> Position {
         match &openings {
             // The FEN was written from a parsed position, so it parses again.
-            Some(o) => Position::from_fen(&o[order[game % order.len()]])
-                .unwrap_or_else(|_| Position::startpos()),
-            None => random_opening(&mut game_rng(args.seed, game), args.random_plies),
+            Some(o) => {
+                let opening = Position::from_fen(&o[order[game % order.len()]])
+                    .unwrap_or_else(|_| Position::startpos());
+                let plies = args.random_plies.unwrap_or(0);
+                random_plies_from(&opening, &mut game_rng(args.seed, game), plies)
+            }
+            None => random_opening(
+                &mut game_rng(args.seed, game),
+                args.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
+            ),
         }
     };
 
@@ -481,8 +505,16 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     };
     let mut wdl_error: Option<std::io::Error> = None;
     let source = match (&args.openings, &openings) {
-        (Some(path), Some(o)) => format!("{} openings from {}", o.len(), path.display()),
-        _ => format!("{} random plies", args.random_plies),
+        (Some(path), Some(o)) => format!(
+            "{} openings from {} and {} random plies",
+            o.len(),
+            path.display(),
+            args.random_plies.unwrap_or(0)
+        ),
+        _ => format!(
+            "{} random plies",
+            args.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES)
+        ),
     };
     say!(
         "selfplay: {} games, {} nodes per move, {} thread(s), {} MiB hash each, {source}, seed {}",

@@ -14,11 +14,11 @@
 //! run reaches the weights of an uninterrupted one), whatever the scheduling.
 
 mod checkpoint;
-mod data;
+pub mod data;
 mod model;
 mod optimizer;
 mod quantise;
-mod rng;
+pub mod rng;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
