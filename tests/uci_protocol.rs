@@ -610,13 +610,28 @@ fn eval_file_problems_are_reported_and_play_goes_on() {
             "{name}"
         );
     }
+    // The built-in network before any EvalFile.
+    let built_in = horizon_chess::nnue::Network::embedded().expect("the built-in network reads");
+    e.send("eval");
+    let (eval, _) = e.expect("info string network", 5 * SECOND);
+    assert!(
+        eval.contains(&format!("{:016x} (built-in)", built_in.hash()))
+            && eval.contains("Eval=classic: not used"),
+        "{eval}"
+    );
     e.send(&format!(
         "setoption name EvalFile value {}",
         missing.display()
     ));
-    e.expect("info string error: EvalFile", 5 * SECOND);
+    let (line, _) = e.expect("info string error: EvalFile", 5 * SECOND);
+    assert!(
+        line.contains(&format!("keeping network {:016x}", built_in.hash())),
+        "{line}"
+    );
     e.send("setoption name Eval value nnue");
-    e.expect("info string Eval nnue: no network loaded", 5 * SECOND);
+    e.send("go depth 5");
+    let (best, _) = e.bestmove(30 * SECOND);
+    assert_legal(&Chess::default(), &best, CastlingMode::Standard);
     e.send(&format!("setoption name EvalFile value {}", good.display()));
     let (loaded, _) = e.expect("info string EvalFile", 5 * SECOND);
     assert!(loaded.contains(&format!("{hash:016x} loaded")), "{loaded}");
@@ -640,6 +655,14 @@ fn eval_file_problems_are_reported_and_play_goes_on() {
     e.send("go nodes 2000");
     let (best, _) = e.bestmove(30 * SECOND);
     assert_legal(&after, &best, CastlingMode::Standard);
+    // An empty EvalFile goes back to the built-in network.
+    e.send("setoption name EvalFile value <empty>");
+    e.send("eval");
+    let (eval, _) = e.expect("info string network", 5 * SECOND);
+    assert!(
+        eval.contains(&format!("{:016x} (built-in)", built_in.hash())),
+        "{eval}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

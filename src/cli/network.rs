@@ -1,4 +1,4 @@
-//! `--eval-file` and `--simd` for the tools that search (`bench`, `epd`, `selfplay`): the
+//! `--eval-file`, `--nnue` and `--simd` for the tools that search (`bench`, `epd`, `selfplay`): the
 //! network that replaces the classic evaluation, and which vector kernels run it.
 
 use std::path::PathBuf;
@@ -16,6 +16,10 @@ pub struct NetworkArgs {
     /// instead of the classic evaluation.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
+    /// Evaluate with the built-in network (`crates/chess/nets/default.nnue`) when no
+    /// --eval-file is given.
+    #[arg(long)]
+    pub nnue: bool,
     /// The network's vector kernels: the fastest this processor has, or the portable ones
     /// (for comparisons; `avx2` falls back to portable where the processor lacks it).
     #[arg(long, value_enum, default_value_t = SimdChoice::Auto)]
@@ -38,14 +42,20 @@ pub struct Evaluator {
 }
 
 impl NetworkArgs {
-    /// The network of `--eval-file`, if given.
+    /// The network of `--eval-file`, or the built-in one with `--nnue`, if either is given.
     pub fn load(&self) -> Result<Option<Evaluator>> {
-        let Some(path) = &self.eval_file else {
-            return Ok(None);
+        let network = match &self.eval_file {
+            Some(path) => {
+                let bytes =
+                    std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+                Network::from_bytes(&bytes)
+                    .with_context(|| format!("{} is not a usable network", path.display()))?
+            }
+            None if self.nnue => {
+                Network::embedded().context("the built-in network does not read")?
+            }
+            None => return Ok(None),
         };
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let network = Network::from_bytes(&bytes)
-            .with_context(|| format!("{} is not a usable network", path.display()))?;
         let simd = match self.simd {
             SimdChoice::Auto => Simd::detect(),
             SimdChoice::Portable => Simd::Portable,

@@ -72,11 +72,26 @@ pub struct Engine {
 struct Evaluation {
     /// `Eval=nnue`: the network evaluates (when one is loaded).
     nnue: bool,
+    /// `EvalFile`; empty for the built-in network.
     file: String,
     network: Option<Arc<Network>>,
 }
 
 impl Evaluation {
+    /// The built-in network, whose file is part of the build (a test reads it).
+    fn built_in() -> Option<Arc<Network>> {
+        Network::embedded().ok().map(Arc::new)
+    }
+
+    /// Where the network came from, for `info string`.
+    fn source(&self) -> String {
+        if self.file.is_empty() {
+            "built-in".to_owned()
+        } else {
+            truncate(&self.file)
+        }
+    }
+
     /// The network the search uses, if any.
     fn active(&self) -> Option<Arc<Network>> {
         if self.nnue {
@@ -130,7 +145,7 @@ impl Engine {
             evaluation: Evaluation {
                 nnue: false,
                 file: String::new(),
-                network: None,
+                network: Evaluation::built_in(),
             },
         }
     }
@@ -166,7 +181,7 @@ impl Engine {
                     self.out.info_string(&format!(
                         "network {:016x} ({}): {} cp for the side to move{}",
                         network.hash(),
-                        truncate(&self.evaluation.file),
+                        self.evaluation.source(),
                         position.evaluate(),
                         if self.evaluation.nnue {
                             " (the search's evaluation)"
@@ -446,17 +461,22 @@ impl Engine {
     }
 
     /// `EvalFile`: loads a network; on any problem says why and keeps the current one.
-    /// Empty or `<empty>` unloads it.
+    /// Empty or `<empty>` goes back to the built-in network.
     fn load_network(&mut self, path: &str) {
         if path.is_empty() || path == "<empty>" {
-            if self.evaluation.network.take().is_some() && self.evaluation.nnue {
+            if !self.evaluation.file.is_empty() && self.evaluation.nnue {
                 self.tt.clear();
             }
+            self.evaluation.network = Evaluation::built_in();
             self.evaluation.file.clear();
             return;
         }
         let keeping = match &self.evaluation.network {
-            Some(n) => format!("keeping network {:016x}", n.hash()),
+            Some(n) => format!(
+                "keeping network {:016x} ({})",
+                n.hash(),
+                self.evaluation.source()
+            ),
             None => "no network loaded".to_owned(),
         };
         let bytes = match std::fs::read(path) {

@@ -29,6 +29,9 @@ const VERSION: u16 = 1;
 const HEADER_BYTES: usize = 32;
 const MAX_BUCKETS: usize = 32;
 
+/// The default network's file, built in.
+const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+
 /// The output layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activation {
@@ -302,6 +305,12 @@ impl Network {
             activation,
             hash: stored,
         })
+    }
+
+    /// The network built into the engine (`crates/chess/nets/default.nnue`; how it was made
+    /// is in `docs/nnue.md`).
+    pub fn embedded() -> Result<Network, NetworkError> {
+        Network::from_bytes(EMBEDDED)
     }
 
     /// Output buckets.
