@@ -229,7 +229,10 @@ fn data_dedups_shuffles_splits_and_converts() {
     ]);
     assert_success(&output);
     let records = (std::fs::metadata(&data).expect("data written").len() / 32) as usize;
-    assert!(records >= 40 && records.is_multiple_of(4), "{records} positions");
+    assert!(
+        records >= 40 && records.is_multiple_of(4),
+        "{records} positions"
+    );
 
     let (train, val) = (dir.join("train.bin"), dir.join("val.bin"));
     let split = |out: &Path, val_out: &Path, seed: &str| {

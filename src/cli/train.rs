@@ -127,6 +127,10 @@ pub struct TrainArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Train on every position and on its mirror image (a-file to h-file) in each epoch:
+    /// twice the positions per epoch, from the same games.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -199,6 +203,7 @@ fn settings(args: &TrainArgs) -> Settings {
         weight_decay: args.wd,
         lr_gamma: args.lr_gamma,
         lr_drop_epoch: args.lr_drop_epoch,
+        mirror: args.mirror,
     }
 }
 
@@ -229,6 +234,7 @@ fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<V
             now.val_fraction.to_string(),
         ),
         ("--lambda", was.lambda.to_string(), now.lambda.to_string()),
+        ("--mirror", was.mirror.to_string(), now.mirror.to_string()),
     ];
     for (flag, was, now) in fixed {
         ensure!(
@@ -355,26 +361,37 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
             .with_context(|| format!("cannot create the directory {}", dir.display()))?;
     }
     let layout = model.layout;
+    // The positions of an epoch: the training split, and with --mirror its mirror images.
+    let train_positions = if args.mirror {
+        data::with_mirrored(&split.train)
+    } else {
+        split.train.clone()
+    };
     say!(
         "network {INPUTS} -> {HIDDEN} x2 -> 1, {} output bucket{}, {:?}; {} parameters; \
-         {} epochs of {} batches of {}, {threads} thread{}",
+         {} epochs of {} batches of {}{}, {threads} thread{}",
         layout.buckets,
         if layout.buckets == 1 { "" } else { "s" },
         model.activation,
         thousands(layout.len() as u64),
         args.epochs,
-        split.train.len().div_ceil(args.batch),
+        train_positions.len().div_ceil(args.batch),
         args.batch,
+        if args.mirror {
+            " (every position and its mirror image)"
+        } else {
+            ""
+        },
         if threads == 1 { "" } else { "s" }
     );
 
     let lambda = args.lambda as f32;
     let mut grads = vec![vec![0.0f32; layout.len()]; threads];
-    let mut order = Vec::with_capacity(split.train.len());
+    let mut order = Vec::with_capacity(train_positions.len());
     let first_epoch = history.len() + 1;
     for epoch in first_epoch..=args.epochs {
         let lr = learning_rate(args.lr, args.lr_drop_epoch, args.lr_gamma, epoch);
-        data::epoch_order(&split.train, args.seed, epoch, &mut order);
+        data::epoch_order(&train_positions, args.seed, epoch, &mut order);
         let progress = Progress::new(order.len().div_ceil(args.batch), args.quiet);
         let epoch_started = Instant::now();
         let (mut loss_sum, mut done) = (0.0f64, 0usize);

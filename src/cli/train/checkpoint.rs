@@ -7,9 +7,10 @@
 //! | field | type |
 //! | --- | --- |
 //! | magic `HZTC` | 4 bytes |
-//! | format version (1) | u32 |
+//! | format version (2; version 1 had no mirror field) | u32 |
 //! | inputs, hidden, buckets | u32 each |
 //! | activation (0 CReLU, 1 SCReLU) | u32 |
+//! | mirror images trained (0 or 1; version 2) | u32 |
 //! | seed, batch | u64 each |
 //! | validation fraction, λ, learning rate, weight decay, γ | f64 each |
 //! | learning-rate drop epoch (0 none) | u64 |
@@ -28,7 +29,7 @@ use super::model::{Layout, Model};
 use super::optimizer::AdamW;
 
 const MAGIC: &[u8; 4] = b"HZTC";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The settings a checkpoint records.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +44,8 @@ pub struct Settings {
     pub weight_decay: f64,
     pub lr_gamma: f64,
     pub lr_drop_epoch: Option<usize>,
+    /// `--mirror`: every position is also trained mirrored left to right.
+    pub mirror: bool,
 }
 
 /// The data the run trains on, to refuse a resume on other data.
@@ -98,6 +101,7 @@ impl Checkpoint {
             HIDDEN as u32,
             s.buckets as u32,
             activation,
+            u32::from(s.mirror),
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -144,8 +148,8 @@ impl Checkpoint {
         let mut r = Reader { bytes: body, at: 4 };
         let version = r.u32()?;
         ensure!(
-            version == VERSION,
-            "checkpoint format version {version}, this build reads {VERSION}"
+            version == 1 || version == VERSION,
+            "checkpoint format version {version}, this build reads 1 and {VERSION}"
         );
         let stored = u64::from_le_bytes(stored.try_into().expect("8 bytes"));
         let computed = fnv1a(body);
@@ -168,6 +172,14 @@ impl Checkpoint {
             1 => Activation::SCReLU,
             other => bail!("activation {other} in the checkpoint"),
         };
+        let mirror = match version {
+            1 => false,
+            _ => match r.u32()? {
+                0 => false,
+                1 => true,
+                other => bail!("mirror field {other} in the checkpoint"),
+            },
+        };
         let (seed, batch) = (r.u64()?, r.u64()? as usize);
         let (val_fraction, lambda, lr, weight_decay, lr_gamma) =
             (r.f64()?, r.f64()?, r.f64()?, r.f64()?, r.f64()?);
@@ -183,6 +195,7 @@ impl Checkpoint {
             weight_decay,
             lr_gamma,
             lr_drop_epoch: (drop > 0).then_some(drop),
+            mirror,
         };
         let data = DataInfo {
             records: r.u64()?,
@@ -310,6 +323,7 @@ mod tests {
                 weight_decay: 0.01,
                 lr_gamma: 0.3,
                 lr_drop_epoch: Some(4),
+                mirror: true,
             },
             data: DataInfo {
                 records: 1000,

@@ -29,11 +29,11 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset> {
     if records.is_empty() {
         bail!("no positions in {}", list(paths));
     }
-    if records.len() > u32::MAX as usize {
+    if records.len() >= MIRRORED as usize {
         bail!(
             "{} positions: at most {} are supported",
             records.len(),
-            u32::MAX
+            MIRRORED - 1
         );
     }
     Ok(Dataset { records, hash })
@@ -150,6 +150,20 @@ pub fn epoch_order(train: &[u32], seed: u64, epoch: usize, order: &mut Vec<u32>)
     Rng::new(seed, EPOCH_STREAM + epoch as u64).shuffle(order);
 }
 
+/// An index of a training position with this bit set stands for its record mirrored left to
+/// right (`horizon train --mirror`): the a-file becomes the h-file. Records keep no castling
+/// rights, so the mirrored board is as legal and as good for each side as the original.
+pub const MIRRORED: u32 = 1 << 31;
+
+/// The index with its mirrored copy: every index, then every index with [`MIRRORED`] set.
+pub fn with_mirrored(indices: &[u32]) -> Vec<u32> {
+    indices
+        .iter()
+        .copied()
+        .chain(indices.iter().map(|&i| i | MIRRORED))
+        .collect()
+}
+
 /// The logistic function.
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
@@ -189,16 +203,43 @@ impl Default for Sample {
 }
 
 impl Sample {
-    /// Decodes `record` in place (no allocation). The record sees the board from the side to
-    /// move, so the mover's feature of a piece is its square as stored, and the other side's
-    /// is the square mirrored (`^ 56`) with ours and theirs swapped: exactly
-    /// `horizon_chess::nnue::feature` for each perspective (tested below).
-    #[inline]
+    /// Decodes `record` as stored.
+    #[cfg(test)]
     pub fn decode(&mut self, record: &PackedBoard, lambda: f32, buckets: usize) {
+        self.decode_mirrored(record, false, lambda, buckets);
+    }
+
+    /// Decodes the position of training index `index` (see [`MIRRORED`]).
+    #[inline]
+    pub fn decode_index(
+        &mut self,
+        records: &[PackedBoard],
+        index: u32,
+        lambda: f32,
+        buckets: usize,
+    ) {
+        let record = &records[(index & !MIRRORED) as usize];
+        self.decode_mirrored(record, index & MIRRORED != 0, lambda, buckets);
+    }
+
+    /// Decodes `record` in place (no allocation), mirrored left to right when `mirrored`.
+    /// The record sees the board from the side to move, so the mover's feature of a piece is
+    /// its square as stored, and the other side's is the square mirrored (`^ 56`) with ours
+    /// and theirs swapped: exactly `horizon_chess::nnue::feature` for each perspective
+    /// (tested below).
+    #[inline]
+    pub fn decode_mirrored(
+        &mut self,
+        record: &PackedBoard,
+        mirrored: bool,
+        lambda: f32,
+        buckets: usize,
+    ) {
+        let flip = if mirrored { 7 } else { 0 };
         let mut n = 0;
         for (sq, theirs, role) in record.pieces() {
             let role = role as usize - 1;
-            let sq = usize::from(sq);
+            let sq = usize::from(sq) ^ flip;
             self.us[n] = (usize::from(theirs) * 6 + role) * 64 + sq;
             self.them[n] = (usize::from(!theirs) * 6 + role) * 64 + (sq ^ 56);
             n += 1;
@@ -257,6 +298,56 @@ pub(super) mod tests {
         us.sort_unstable();
         them.sort_unstable();
         (us, them)
+    }
+
+    /// The FEN with files mirrored (a <-> h), castling rights and en passant dropped.
+    fn mirrored_files(fen: &str) -> String {
+        let mut parts = fen.split(' ');
+        let board = parts.next().expect("board");
+        let turn = parts.next().expect("turn");
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|rank| {
+                let mut squares = String::new();
+                for c in rank.chars() {
+                    match c.to_digit(10) {
+                        Some(n) => squares.extend(std::iter::repeat_n('1', n as usize)),
+                        None => squares.push(c),
+                    }
+                }
+                squares.chars().rev().collect()
+            })
+            .collect();
+        format!("{} {turn} - - 0 1", ranks.join("/"))
+    }
+
+    #[test]
+    fn mirrored_indices_decode_as_the_mirrored_position() {
+        for fen in FENS {
+            let record = PackedBoard::new(&chess(fen), 37, Outcome::Win).expect("packs");
+            let mirrored =
+                PackedBoard::new(&chess(&mirrored_files(fen)), 37, Outcome::Win).expect("packs");
+            let records = [record, mirrored];
+            let (mut a, mut b) = (Sample::default(), Sample::default());
+            a.decode_index(&records, MIRRORED, 0.5, 8);
+            b.decode_index(&records, 1, 0.5, 8);
+            let sorted = |v: &[usize]| {
+                let mut v = v.to_vec();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(sorted(a.us()), sorted(b.us()), "{fen}");
+            assert_eq!(sorted(a.them()), sorted(b.them()), "{fen}");
+            assert_eq!((a.bucket, a.target), (b.bucket, b.target), "{fen}");
+            // Unmirrored, index 0 is the record itself, and differs from its mirror image
+            // (no position here is symmetric).
+            a.decode_index(&records, 0, 0.5, 8);
+            assert_ne!(sorted(a.us()), sorted(b.us()), "{fen}");
+        }
+        assert_eq!(
+            with_mirrored(&[3, 1]),
+            vec![3, 1, 3 | MIRRORED, 1 | MIRRORED]
+        );
     }
 
     #[test]

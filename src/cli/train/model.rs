@@ -382,7 +382,7 @@ fn accumulate_with<A: Act>(
     let buckets = model.layout.buckets;
     let mut total = 0.0f64;
     for &i in indices {
-        sample.decode(&records[i as usize], lambda, buckets);
+        sample.decode_index(records, i, lambda, buckets);
         let y = forward::<A>(&net, &sample, &mut scratch);
         let (loss, g) = loss_and_slope(y, sample.target);
         total += f64::from(loss);
@@ -424,7 +424,7 @@ fn loss_with<A: Act>(model: &Model, records: &[PackedBoard], indices: &[u32], la
     let mut sample = Sample::default();
     let mut total = 0.0f64;
     for &i in indices {
-        sample.decode(&records[i as usize], lambda, model.layout.buckets);
+        sample.decode_index(records, i, lambda, model.layout.buckets);
         let y = forward::<A>(&net, &sample, &mut scratch);
         total += f64::from(loss_and_slope(y, sample.target).0);
     }

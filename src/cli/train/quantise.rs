@@ -128,7 +128,7 @@ pub fn compare(
             let mut sample = Sample::default();
             let mut part = [0.0f64; 4]; // Σ |diff|, max |diff|, float loss, engine loss
             for &i in chunk {
-                sample.decode(&records[i as usize], lambda, model.layout.buckets);
+                sample.decode_index(records, i, lambda, model.layout.buckets);
                 let float = f64::from(model.output(&sample)) * scale;
                 let engine = f64::from(network.evaluate_features(simd, sample.us(), sample.them()));
                 let diff = (float - engine).abs();
