@@ -489,13 +489,23 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
     ensure!(
         agreement.mean <= args.quant_tolerance,
         "the quantised network differs from the float one by {:.2} cp on average, more than \
-         --quant-tolerance {} cp: not written (the checkpoints keep the float weights)",
+         --quant-tolerance {} cp: not written ({})",
         agreement.mean,
-        args.quant_tolerance
+        args.quant_tolerance,
+        match &args.checkpoint_dir {
+            Some(dir) => format!(
+                "the float weights are in {}; --resume from the last epoch with --epochs {} \
+                 and a larger --quant-tolerance writes them",
+                dir.display(),
+                args.epochs
+            ),
+            None => "the float weights are lost: give --checkpoint-dir to keep them".to_owned(),
+        }
     );
     write_network(&args.out, &network)?;
 
-    // Summary.
+    // Summary. With --mirror an epoch trains every position twice.
+    let per_epoch = train_positions.len() as u64;
     say!("epoch  train loss  validation loss        lr  positions/s  time");
     for (i, e) in history.iter().enumerate() {
         say!(
@@ -504,17 +514,17 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
             e.train_loss,
             show_loss(e.validation_loss),
             e.lr,
-            rate(info.train as f64, e.seconds),
+            rate(per_epoch as f64, e.seconds),
             human(std::time::Duration::from_secs_f64(e.seconds))
         );
     }
-    let trained_here = (history.len() + 1 - first_epoch) as u64 * info.train;
+    let trained_here = (history.len() + 1 - first_epoch) as u64 * per_epoch;
     let seconds: f64 = history[first_epoch - 1..].iter().map(|e| e.seconds).sum();
     say!(
         "trained {} positions ({} epochs of {}{}) in {}, {} pos/s on {threads} thread{}",
         thousands(trained_here),
         history.len() + 1 - first_epoch,
-        thousands(info.train),
+        thousands(per_epoch),
         if first_epoch > 1 {
             format!(", after {} resumed", first_epoch - 1)
         } else {
