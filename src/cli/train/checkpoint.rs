@@ -23,6 +23,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
+use horizon_chess::nnue::network::fnv1a;
 use horizon_chess::nnue::{Activation, HIDDEN, INPUTS};
 
 use super::model::{Layout, Model};
@@ -74,15 +75,6 @@ pub struct Checkpoint {
     pub history: Vec<EpochRecord>,
     pub model: Model,
     pub adam: AdamW,
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 impl Checkpoint {

@@ -105,8 +105,9 @@ impl fmt::Debug for Network {
     }
 }
 
-/// FNV-1a, 64 bits: enough to tell a damaged file from an intact one.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: enough to tell a damaged file from an intact one (network files and
+/// the trainer's checkpoints).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
         hash ^= u64::from(b);
