@@ -101,9 +101,10 @@ impl Game for Position {
         self.evaluate()
     }
 
-    fn eval_cache_counters(&self) -> (u64, u64) {
-        let (hits, probes) = self.pawn_table_counters();
-        (probes, hits)
+    fn eval_cache_counters(&self) -> [(u64, u64); 2] {
+        let (hits, probes) = Position::eval_cache_counters(self);
+        let (pawn_hits, pawn_probes) = self.pawn_table_counters();
+        [(probes, hits), (pawn_probes, pawn_hits)]
     }
 
     #[inline]

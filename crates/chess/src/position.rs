@@ -16,7 +16,7 @@ use shakmaty::{
 use std::sync::Arc;
 
 use crate::error::{MoveParseError, PositionParseError};
-use crate::eval::{self, PawnTable};
+use crate::eval::{self, EvalCache, PawnTable};
 use crate::key;
 use crate::movegen;
 use crate::nnue::{Dirty, Network, NnueStack, simd::Simd};
@@ -76,6 +76,8 @@ pub struct Position {
     track_key128: bool,
     /// Pawn-structure cache of the evaluation (per position, so per search thread).
     pawn_table: PawnTable,
+    /// Classic evaluations by key (per position, so per search thread).
+    eval_cache: EvalCache,
     /// Endgame tables the search probes (shared by every thread's copy).
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
@@ -104,6 +106,7 @@ impl Position {
             castling_mode,
             track_key128: false,
             pawn_table: PawnTable::default(),
+            eval_cache: EvalCache::default(),
             tablebases: None,
             nnue: None,
         }
@@ -116,7 +119,12 @@ impl Position {
         let chess = &self.frames[self.top].chess;
         match self.nnue.as_deref_mut() {
             Some(nnue) => nnue.evaluate(self.top, chess),
-            None => eval::evaluate_with(chess, &mut self.pawn_table),
+            None => {
+                let pawn_table = &mut self.pawn_table;
+                let key = self.frames[self.top].key;
+                self.eval_cache
+                    .get_or_insert(key, || eval::evaluate_with(chess, pawn_table))
+            }
         }
     }
 
@@ -142,6 +150,11 @@ impl Position {
         let chess = &self.frames[self.top].chess;
         let top = self.top;
         self.nnue.as_deref_mut().map(|n| *n.accumulator(top, chess))
+    }
+
+    /// Hits and probes of the evaluation cache.
+    pub fn eval_cache_counters(&self) -> (u64, u64) {
+        self.eval_cache.counters()
     }
 
     /// Hits and probes of the pawn hash.

@@ -308,27 +308,66 @@ fn a_threefold_repetition_scores_zero() {
 }
 
 #[test]
-fn the_pawn_hash_counts_each_search_apart() {
+fn the_evaluation_caches_count_each_search_apart() {
     let (fen, _, _) = suite_entry("WAC.003");
     let mut pos = Position::from_epd(&fen).expect("valid");
     let first = search(&mut pos, SearchConfig::default(), &Limits::depth(8)).stats;
-    // The position keeps its pawn hash; a second, identical search evaluates as often.
+    // The position keeps its caches; a second, identical search evaluates as often, and
+    // finds more evaluations cached.
     let second = search(&mut pos, SearchConfig::default(), &Limits::depth(8)).stats;
     assert!(
         first.eval_cache_probes > 1000,
         "{}",
         first.eval_cache_probes
     );
-    assert!(first.eval_cache_hits > first.eval_cache_probes / 2);
     assert!(
         first.eval_cache_hits < first.eval_cache_probes,
-        "a cold table misses"
+        "a cold cache misses"
     );
     assert_eq!(second.eval_cache_probes, first.eval_cache_probes);
-    assert!(second.eval_cache_hits <= second.eval_cache_probes);
-    let (hits, probes) = pos.pawn_table_counters();
+    assert!(second.eval_cache_hits > first.eval_cache_hits);
+    for stats in [&first, &second] {
+        // The pawn hash is asked exactly when the evaluation cache misses.
+        assert_eq!(
+            stats.pawn_cache_probes,
+            stats.eval_cache_probes - stats.eval_cache_hits
+        );
+        assert!(stats.pawn_cache_hits <= stats.pawn_cache_probes);
+    }
+    assert!(first.pawn_cache_hits > first.pawn_cache_probes / 2);
+    let (hits, probes) = pos.eval_cache_counters();
     assert_eq!(probes, first.eval_cache_probes + second.eval_cache_probes);
     assert_eq!(hits, first.eval_cache_hits + second.eval_cache_hits);
+    let (hits, probes) = pos.pawn_table_counters();
+    assert_eq!(probes, first.pawn_cache_probes + second.pawn_cache_probes);
+    assert_eq!(hits, first.pawn_cache_hits + second.pawn_cache_hits);
+}
+
+/// The evaluation cache returns what the evaluation computes: the same value from a cold
+/// and a warm cache, at every position of a search's tree and of random games.
+#[test]
+fn the_evaluation_cache_returns_the_evaluation() {
+    use horizon_chess::shakmaty::Position as _;
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    for game in 0..40 {
+        let mut pos = Position::startpos();
+        for _ in 0..120 {
+            let moves = pos.chess().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let fresh = pos.evaluate_classic();
+            let cached_first = pos.evaluate();
+            let cached_again = pos.evaluate();
+            assert_eq!(cached_first, fresh, "game {game}: {}", pos.fen());
+            assert_eq!(cached_again, fresh, "game {game}: {}", pos.fen());
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let m = moves[(rng % moves.len() as u64) as usize];
+            pos.play(m);
+        }
+    }
 }
 
 #[test]

@@ -230,11 +230,13 @@ impl<G: Game> Searcher<G> {
         result
     }
 
-    /// The evaluation cache's probes and hits since `start` (the counters at the search's start).
-    fn count_eval_cache(&mut self, game: &G, start: (u64, u64)) {
-        let (probes, hits) = game.eval_cache_counters();
-        self.stats.eval_cache_probes = probes - start.0;
-        self.stats.eval_cache_hits = hits - start.1;
+    /// The evaluation caches' probes and hits since `start` (the counters at the search's start).
+    fn count_eval_cache(&mut self, game: &G, start: [(u64, u64); 2]) {
+        let [(probes, hits), (pawn_probes, pawn_hits)] = game.eval_cache_counters();
+        self.stats.eval_cache_probes = probes - start[0].0;
+        self.stats.eval_cache_hits = hits - start[0].1;
+        self.stats.pawn_cache_probes = pawn_probes - start[1].0;
+        self.stats.pawn_cache_hits = pawn_hits - start[1].1;
     }
 
     /// The table's move in the position after `best`, if it is legal there: the ponder move

@@ -90,7 +90,7 @@ pub trait Game: Clone + Send + 'static {
     fn zugzwang_unlikely(&self) -> bool;
 
     /// Static evaluation from the side to move's point of view. Mutable so a game may keep
-    /// evaluation caches (chess: the pawn hash).
+    /// evaluation caches (chess: evaluations by key, the pawn hash).
     fn evaluate(&mut self) -> i32;
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
@@ -106,10 +106,11 @@ pub trait Game: Clone + Send + 'static {
     fn history_signature(&self, _search_root_ply: usize, _plies: usize) -> Option<u64> {
         None
     }
-    /// Probes and hits of the game's evaluation cache since the game object was made
-    /// (chess: the pawn hash), for statistics; `(0, 0)` for games without one.
-    fn eval_cache_counters(&self) -> (u64, u64) {
-        (0, 0)
+    /// Probes and hits of the game's evaluation caches since the game object was made, for
+    /// statistics: `[0]` whole evaluations by position key, `[1]` a partial cache (chess:
+    /// the pawn hash, probed when `[0]` misses); `(0, 0)` for a cache the game lacks.
+    fn eval_cache_counters(&self) -> [(u64, u64); 2] {
+        [(0, 0); 2]
     }
     /// The value when the side to move has no legal move.
     fn no_moves(&self) -> NoMoves;

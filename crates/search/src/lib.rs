@@ -4,7 +4,7 @@
 //! Where each technique lives:
 //! - `search.rs`: the interior node (fail-soft alpha-beta, NegaScout/PVS, table probing)
 //! - `driver.rs`: iterative deepening, the root, MultiPV; `aspiration.rs`: windows
-//! - `tt.rs`: transposition table; `ordering.rs`: staged move picker; `killers.rs`,
+//! - `tt.rs`: transposition table (in huge pages where possible: `large_pages.rs`); `ordering.rs`: staged move picker; `killers.rs`,
 //!   `history.rs` (history with 2^d, d² or gravity updates, countermove),
 //!   `continuation.rs` (continuation histories), `pv.rs` (PV and refutation table)
 //! - `pruning.rs`: null move, late move reductions, futility, late move, SEE and history
@@ -28,6 +28,7 @@ pub mod game;
 mod ghi;
 pub mod history;
 pub mod killers;
+mod large_pages;
 pub mod limits;
 pub mod ordering;
 mod presearch;

@@ -92,9 +92,14 @@ pub struct SearchStats {
     /// Staged generation: cutoffs after the node's captures were generated and before its
     /// quiet moves were (not counted: cutoffs by the table move, before any generation).
     pub staged_quiet_skips: u64,
-    /// The game's evaluation cache (chess: the pawn hash): probes and hits during the search.
+    /// The game's evaluation cache (whole evaluations by key): probes and hits during the
+    /// search.
     pub eval_cache_probes: u64,
     pub eval_cache_hits: u64,
+    /// The game's partial evaluation cache (chess: the pawn hash, probed on the evaluation
+    /// cache's misses): probes and hits during the search.
+    pub pawn_cache_probes: u64,
+    pub pawn_cache_hits: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -163,6 +168,8 @@ impl Default for SearchStats {
             staged_quiet_skips: 0,
             eval_cache_probes: 0,
             eval_cache_hits: 0,
+            pawn_cache_probes: 0,
+            pawn_cache_hits: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -258,6 +265,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.staged_quiet_skips += o.staged_quiet_skips;
         self.eval_cache_probes += o.eval_cache_probes;
         self.eval_cache_hits += o.eval_cache_hits;
+        self.pawn_cache_probes += o.pawn_cache_probes;
+        self.pawn_cache_hits += o.pawn_cache_hits;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -366,10 +375,13 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "eval cache: probes {} hits {} ({:.1}%); staged generation: cutoffs before quiet generation {}",
+            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); staged generation: cutoffs before quiet generation {}",
             self.eval_cache_probes,
             self.eval_cache_hits,
             pct(self.eval_cache_hits, self.eval_cache_probes),
+            self.pawn_cache_probes,
+            self.pawn_cache_hits,
+            pct(self.pawn_cache_hits, self.pawn_cache_probes),
             self.staged_quiet_skips
         )
     }

@@ -21,6 +21,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
+use crate::large_pages::{LargeArray, Zeroable};
 use crate::score::Bound;
 
 /// Bytes per entry.
@@ -287,6 +288,9 @@ struct Entry {
     w3: AtomicU64,
 }
 
+// SAFETY: four atomics of zero: a valid (empty) entry, `Entry::default()`.
+unsafe impl Zeroable for Entry {}
+
 impl Entry {
     #[inline]
     fn load(&self) -> Words {
@@ -309,7 +313,7 @@ impl Entry {
 
 /// The shared transposition table. `&self` methods may run on many threads at once.
 pub struct TranspositionTable {
-    entries: Box<[Entry]>,
+    entries: LargeArray<Entry>,
     /// `entries.len() - 1` (the length is a power of two).
     mask: usize,
     /// Bumped once per search so entries from earlier searches age without being cleared.
@@ -327,13 +331,9 @@ impl TranspositionTable {
     /// had: a GUI asking for more `Hash` than the machine has keeps its old table.
     pub fn try_new(mib: usize) -> Result<Self, TableAllocError> {
         let count = entries_for(mib);
-        let mut entries = Vec::new();
-        entries
-            .try_reserve_exact(count)
-            .map_err(|_| TableAllocError { mib })?;
-        entries.resize_with(count, Entry::default);
+        let entries = LargeArray::zeroed(count).ok_or(TableAllocError { mib })?;
         Ok(TranspositionTable {
-            entries: entries.into_boxed_slice(),
+            entries,
             mask: count - 1,
             generation: AtomicU8::new(0),
         })
@@ -342,8 +342,11 @@ impl TranspositionTable {
     /// A zeroed table of `count` entries (a power of two, at least `MIN_ENTRIES`).
     fn with_entries(count: usize) -> Self {
         debug_assert!(count.is_power_of_two() && count >= MIN_ENTRIES);
+        // Like a `Vec`, an allocation failure here is fatal (`try_new` is the fallible way).
+        let entries = LargeArray::zeroed(count)
+            .unwrap_or_else(|| panic!("cannot allocate a table of {count} entries"));
         TranspositionTable {
-            entries: (0..count).map(|_| Entry::default()).collect(),
+            entries,
             mask: count - 1,
             generation: AtomicU8::new(0),
         }
@@ -354,7 +357,7 @@ impl TranspositionTable {
         let count = entries_for(mib);
         if count != self.entries.len() {
             // Free the old table first so peak memory is one table, not two.
-            self.entries = Box::default();
+            self.entries = LargeArray::zeroed(0).expect("an empty array allocates nothing");
             *self = Self::with_entries(count);
         } else {
             self.clear();

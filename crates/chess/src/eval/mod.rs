@@ -7,11 +7,12 @@
 //! the UCI `eval` command prints per term. Endgame knowledge ([`endgame`]) is not linear: it
 //! scales the endgame half or, for KBN against K, replaces the score.
 //!
-//! Files: `pawns.rs` (structure, pawn hash), `pieces.rs` (material, squares, mobility,
+//! Files: `cache.rs` (evaluations by Zobrist key), `pawns.rs` (structure, pawn hash), `pieces.rs` (material, squares, mobility,
 //! rooks, outposts, bishops), `king.rs` (shelter, storm, attacks), `threats.rs`,
 //! `passed.rs` (the piece-dependent half of passed pawns), `endgame.rs`, `trace.rs`.
 
 mod bits;
+mod cache;
 mod endgame;
 mod king;
 pub mod layout;
@@ -24,6 +25,7 @@ pub mod weights;
 
 use shakmaty::{Chess, Color, Position as _, Role};
 
+pub use cache::EvalCache;
 pub use pawns::PawnTable;
 pub(crate) use pawns::pawn_key;
 pub use trace::{EvalBreakdown, Features, breakdown, features};
