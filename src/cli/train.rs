@@ -55,9 +55,9 @@ step the first layer's weights and biases are clipped to +-1.98 and the output w
 +-127/64, so that the engine's 16-bit integers hold them. A run is reproducible bit for bit for \
 a given --threads.
 
-Output: --out gets the network in the engine's format (first layer x 255, output weights x 64, \
-output bias x 255 x 64, rounded), after a check of the engine's integer evaluation against the \
-float network on the validation positions: a mean difference over --quant-tolerance (15 cp) is an error (rounding costs about 9 cp). With \
+Output: --out gets the network in the engine's format (first layer x 255, output weights x 1024, \
+output bias x 255 x 1024, rounded), after a check of the engine's integer evaluation against the \
+float network on the validation positions: a mean difference over --quant-tolerance (8 cp) is an error (rounding costs about 3 cp). With \
 --checkpoint-dir, every epoch writes DIR/epoch-N.ckpt (float weights and optimiser state) and \
 DIR/epoch-N.nnue (that epoch's network); --resume DIR/epoch-N.ckpt goes on from there with the \
 same data and options (--epochs, --threads, --out, --checkpoint-dir, --lr, --wd and the \
@@ -479,13 +479,6 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
         agreement.float_loss,
         agreement.engine_loss
     );
-    let worst = quantise::worst_output_sum(&model);
-    if worst > f64::from(i32::MAX) {
-        say!(
-            "warning: the output weights allow a sum of {worst:.3e}, past i32: a position \
-             with every neuron saturated would wrap in the engine"
-        );
-    }
     ensure!(
         agreement.mean <= args.quant_tolerance,
         "the quantised network differs from the float one by {:.2} cp on average, more than \

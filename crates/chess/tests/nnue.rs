@@ -319,6 +319,62 @@ fn network_files_round_trip_and_damage_is_refused() {
     );
 }
 
+/// A file's own output scale is read and used (the first networks were written at 64), and
+/// a scale that is not positive is refused.
+#[test]
+fn the_output_scale_is_the_files_own() {
+    let network = random_network(22, Activation::SCReLU, 1);
+    assert_eq!(network.qb(), horizon_chess::nnue::QB);
+    let mut bytes = network.to_bytes();
+    bytes[18..20].copy_from_slice(&64i16.to_le_bytes());
+    let coarse = Network::from_bytes(&bytes).expect("scale 64 reads");
+    assert_eq!(coarse.qb(), 64);
+    let (fine, coarse) = (Arc::new(network), Arc::new(coarse));
+    for fen in STARTS {
+        let a = with_network(fen, &fine, Simd::detect()).evaluate();
+        let b = with_network(fen, &coarse, Simd::detect()).evaluate();
+        // The same integers at a 16 times coarser scale: 16 times the centipawns, up to
+        // each result's truncation.
+        assert!((b - 16 * a).abs() <= 16, "{fen}: {a} at 1024, {b} at 64");
+        assert_ne!(a, 0, "{fen}");
+    }
+    for qb in [0i16, -64] {
+        bytes[18..20].copy_from_slice(&qb.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetworkError::Architecture(_))
+        ));
+    }
+}
+
+/// The output is summed exactly: every neuron saturated and every output weight at the
+/// `i16` maximum (a sum some 250 times past `i32`) gives the value computed in `i128`.
+#[test]
+fn the_output_sum_cannot_wrap() {
+    let ft_weights = vec![0i16; INPUTS * HIDDEN];
+    let ft_bias = vec![255i16; HIDDEN];
+    let out_weights = vec![i16::MAX; 2 * HIDDEN];
+    let bias = 1_000_000i32;
+    let network = Arc::new(
+        Network::from_weights(
+            &ft_weights,
+            &ft_bias,
+            &out_weights,
+            &[bias],
+            Activation::SCReLU,
+        )
+        .expect("weights of the build's shape"),
+    );
+    let (qa, qb, scale) = (255i128, i128::from(horizon_chess::nnue::QB), 400i128);
+    let dot = 2 * HIDDEN as i128 * qa * qa * i128::from(i16::MAX);
+    assert!(dot > 200 * i128::from(i32::MAX));
+    let expected = (dot / qa + i128::from(bias)) * scale / (qa * qb);
+    for simd in [Simd::Portable, Simd::detect()] {
+        let eval = with_network(STARTS[0], &network, simd).evaluate();
+        assert_eq!(i128::from(eval), expected, "{simd:?}");
+    }
+}
+
 /// The evaluation from feature lists (the trainer's check) equals the one in the search.
 #[test]
 fn feature_lists_evaluate_like_positions() {

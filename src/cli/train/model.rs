@@ -40,9 +40,13 @@ pub const W1_CLIP: f32 = 1.98;
 pub const W1_CLIP_Q: i32 = 505;
 const _: () = assert!(33 * W1_CLIP_Q <= i16::MAX as i32 && QA == 255);
 
-/// Bound of the output weights: `127 / QB`, so a quantised output weight stays within ±127
-/// and the engine's SCReLU product `v · w` (`v ≤ QA`) within ±32,385, inside `i16`.
-pub const W2_CLIP: f32 = 127.0 / QB as f32;
+/// Bound of the output weights, kept from the first networks (`127 / 64`, when the output
+/// scale was 64). Quantised at [`QB`] they stay within ±[`W2_CLIP_Q`], inside `i16`; the
+/// engine sums the output in `i64`, exactly, whatever the weights.
+pub const W2_CLIP: f32 = 127.0 / 64.0;
+/// `round(W2_CLIP · QB)`.
+pub const W2_CLIP_Q: i32 = 2032;
+const _: () = assert!(W2_CLIP_Q <= i16::MAX as i32 && QB == 1024);
 
 /// Lanes of the output dot product (fixed, so that the sum's order does not depend on the
 /// instruction set).
@@ -594,6 +598,6 @@ mod tests {
             );
         }
         assert_eq!((W1_CLIP * QA as f32).round() as i32, W1_CLIP_Q);
-        assert_eq!((W2_CLIP * QB as f32).round() as i32, 127);
+        assert_eq!((W2_CLIP * QB as f32).round() as i32, W2_CLIP_Q);
     }
 }

@@ -10,7 +10,8 @@
 //! - The output: the mover's accumulator, then the other one, through CReLU or SCReLU
 //!   (squared clipped ReLU), dotted with the output weights of the material bucket.
 //!
-//! Weights are quantised to `i16` (first layer scale [`QA`], output scale [`QB`]); the file
+//! Weights are quantised to `i16` (first layer scale [`QA`], output scale [`QB`] or the
+//! file's own); the output is summed exactly in `i64`; the file
 //! format is in [`network`]; the vector kernels in [`simd`] run on AVX2 when the processor
 //! has it and otherwise on portable code (tested to give identical results).
 
@@ -32,8 +33,10 @@ pub const HIDDEN: usize = 256;
 /// Quantisation scale of the first layer (activations clip at `QA`, which stands for 1.0).
 pub const QA: i32 = 255;
 
-/// Quantisation scale of the output weights.
-pub const QB: i32 = 64;
+/// Quantisation scale of the output weights that this build writes. A file records its own
+/// scale and any positive one reads (the first networks used 64; at 1,024 the rounding of
+/// the output weights costs well under a centipawn).
+pub const QB: i32 = 1024;
 
 /// Centipawns per unit of the network's float output (the trainer's sigmoid scale).
 pub const SCALE: i32 = 400;

@@ -11,7 +11,7 @@
 //! | 10-11 | output buckets (1 ..= 32) |
 //! | 12 | activation: 0 CReLU, 1 SCReLU |
 //! | 13-15 | zero |
-//! | 16-17, 18-19, 20-21 | `QA`, `QB`, `SCALE` (must equal this build's) |
+//! | 16-17, 18-19, 20-21 | `QA`, `QB`, `SCALE` (`QA` and `SCALE` must equal this build's; `QB`, the output weights' scale, is the file's own, positive: 64 in the first networks, [`QB`] since) |
 //! | 22-23 | zero |
 //! | 24-31 | FNV-1a 64 hash of every byte after the header |
 //!
@@ -90,6 +90,8 @@ pub struct Network {
     pub(crate) out_weights: Box<[[Row; 2]]>,
     pub(crate) out_bias: Box<[i32]>,
     pub(crate) activation: Activation,
+    /// The output weights' scale (the bias is stored `× QA · qb`).
+    pub(crate) qb: i32,
     /// The file's content hash (for `info string` and reproducibility).
     hash: u64,
 }
@@ -100,6 +102,7 @@ impl fmt::Debug for Network {
             .field("hidden", &HIDDEN)
             .field("buckets", &self.buckets())
             .field("activation", &self.activation)
+            .field("qb", &self.qb)
             .field("hash", &format_args!("{:016x}", self.hash))
             .finish()
     }
@@ -184,6 +187,7 @@ impl Network {
                 .collect(),
             out_bias: out_bias.into(),
             activation,
+            qb: QB,
             hash: 0,
         };
         network.hash = fnv1a(&network.payload());
@@ -222,7 +226,7 @@ impl Network {
             Activation::SCReLU => 1,
         });
         out.extend_from_slice(&[0; 3]);
-        for v in [QA, QB, SCALE, 0] {
+        for v in [QA, self.qb, SCALE, 0] {
             out.extend_from_slice(&(v as i16).to_le_bytes());
         }
         out.extend_from_slice(&self.hash.to_le_bytes());
@@ -264,12 +268,13 @@ impl Network {
             other => return arch(format!("activation {other} (0 CReLU, 1 SCReLU)")),
         };
         let scales = (i16_at(16), i16_at(18), i16_at(20));
-        if scales != (QA as i16, QB as i16, SCALE as i16) {
+        if scales.0 != QA as i16 || scales.1 <= 0 || scales.2 != SCALE as i16 {
             return arch(format!(
-                "scales QA {} QB {} SCALE {}, this build {QA} {QB} {SCALE}",
+                "scales QA {} QB {} SCALE {}, this build reads QA {QA}, QB > 0, SCALE {SCALE}",
                 scales.0, scales.1, scales.2
             ));
         }
+        let qb = i32::from(scales.1);
         let expected = HEADER_BYTES + payload_bytes(buckets);
         if bytes.len() < expected {
             return Err(NetworkError::Truncated {
@@ -304,6 +309,7 @@ impl Network {
             out_weights,
             out_bias,
             activation,
+            qb,
             hash: stored,
         })
     }
@@ -324,6 +330,11 @@ impl Network {
         self.activation
     }
 
+    /// The output weights' scale.
+    pub fn qb(&self) -> i32 {
+        self.qb
+    }
+
     /// The content hash (as in the file's header).
     pub fn hash(&self) -> u64 {
         self.hash
@@ -335,22 +346,17 @@ impl Network {
     pub fn output(&self, simd: Simd, us: &Row, them: &Row, pieces: u32) -> i32 {
         let bucket = super::output_bucket(pieces, self.buckets());
         let [w_us, w_them] = &self.out_weights[bucket];
-        let bias = self.out_bias[bucket];
+        let bias = i64::from(self.out_bias[bucket]);
         let sum = match self.activation {
             Activation::SCReLU => {
-                let dot = simd
-                    .screlu_dot(us, w_us)
-                    .wrapping_add(simd.screlu_dot(them, w_them));
+                let dot = simd.screlu_dot(us, w_us) + simd.screlu_dot(them, w_them);
                 // Back to one factor of QA, as the bias is stored.
-                dot / QA + bias
+                dot / i64::from(QA) + bias
             }
-            Activation::CReLU => simd
-                .crelu_dot(us, w_us)
-                .wrapping_add(simd.crelu_dot(them, w_them))
-                .wrapping_add(bias),
+            Activation::CReLU => simd.crelu_dot(us, w_us) + simd.crelu_dot(them, w_them) + bias,
         };
-        // i64: sum · SCALE may leave i32 for an extreme network.
-        (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        let cp = sum * i64::from(SCALE) / (i64::from(QA) * i64::from(self.qb));
+        cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
     /// The evaluation from feature lists, summed from scratch: `us` the side to move's

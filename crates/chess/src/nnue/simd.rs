@@ -93,7 +93,7 @@ impl Simd {
 
     /// `Σ clamp(x, 0, QA)² · w`, wrapping in `i32`.
     #[inline]
-    pub fn screlu_dot(self, x: &Row, w: &Row) -> i32 {
+    pub fn screlu_dot(self, x: &Row, w: &Row) -> i64 {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add_sub`.
@@ -104,7 +104,7 @@ impl Simd {
 
     /// `Σ clamp(x, 0, QA) · w`, wrapping in `i32`.
     #[inline]
-    pub fn crelu_dot(self, x: &Row, w: &Row) -> i32 {
+    pub fn crelu_dot(self, x: &Row, w: &Row) -> i64 {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add_sub`.
@@ -143,22 +143,23 @@ fn sub(dst: &mut Row, sub: &Row) {
 }
 
 #[inline(always)]
-fn screlu_dot(x: &Row, w: &Row) -> i32 {
-    let mut sum = 0i32;
+fn screlu_dot(x: &Row, w: &Row) -> i64 {
+    let mut sum = 0i64;
     for i in 0..HIDDEN {
         let v = i32::from(x.0[i].clamp(0, QA as i16));
-        // v·w fits in i32 (255 · 32767); the second product may wrap, as in every version.
-        sum = sum.wrapping_add((v * i32::from(w.0[i])).wrapping_mul(v));
+        // v·w·v fits in i32 for every i16 weight (255 · 32767 · 255 < 2^31); the sum of
+        // HIDDEN of them may not, so it is kept in i64: exact for any network.
+        sum += i64::from(v * i32::from(w.0[i]) * v);
     }
     sum
 }
 
 #[inline(always)]
-fn crelu_dot(x: &Row, w: &Row) -> i32 {
-    let mut sum = 0i32;
+fn crelu_dot(x: &Row, w: &Row) -> i64 {
+    let mut sum = 0i64;
     for i in 0..HIDDEN {
         let v = i32::from(x.0[i].clamp(0, QA as i16));
-        sum = sum.wrapping_add(v * i32::from(w.0[i]));
+        sum += i64::from(v * i32::from(w.0[i]));
     }
     sum
 }
@@ -189,12 +190,12 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn screlu_dot(x: &Row, w: &Row) -> i32 {
+    pub(super) fn screlu_dot(x: &Row, w: &Row) -> i64 {
         super::screlu_dot(x, w)
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn crelu_dot(x: &Row, w: &Row) -> i32 {
+    pub(super) fn crelu_dot(x: &Row, w: &Row) -> i64 {
         super::crelu_dot(x, w)
     }
 }
