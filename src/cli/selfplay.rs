@@ -215,7 +215,7 @@ pub fn result_text(result: f64) -> &'static str {
 
 /// Reads an openings file: one FEN (with or without move counters) or EPD per line; blank
 /// lines and `#` comments are skipped. Returns the positions as FENs (a `Position` holds a
-/// pawn hash: thousands of them would take hundreds of MiB).
+/// pawn hash and an evaluation cache, 600 KiB: thousands of them would take GiBs).
 pub fn read_openings(path: &Path) -> Result<Vec<String>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;

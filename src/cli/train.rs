@@ -51,8 +51,8 @@ lambda sigmoid(score / 400) + (1 - lambda) result / 2, loss = mean (p - target)^
 Training: AdamW (beta1 0.9, beta2 0.999, eps 1e-8; weight decay --wd on weights, not biases), \
 learning rate --lr, multiplied by --lr-gamma every --lr-drop-epoch epochs (step decay; \
 constant without it), batches of --batch positions in a new seeded order each epoch. After each \
-step the first layer's weights and biases are clipped to +-1.98 and the output weights to \
-+-127/64, so that the engine's 16-bit integers hold them. A run is reproducible bit for bit for \
+step the first layer's weights and biases are clipped to +-1.98 (so that the engine's 16-bit accumulators hold any position) and the output weights to \
++-127/64 (kept from the first networks; 16 times inside i16 at the output scale 1024). A run is reproducible bit for bit for \
 a given --threads.
 
 Output: --out gets the network in the engine's format (first layer x 255, output weights x 1024, \

@@ -373,12 +373,13 @@ impl Position {
         let mut setup = before.chess.to_setup(EnPassantMode::Legal);
         setup.ep_square = None;
         setup.swap_turn();
-        let chess = match Chess::from_setup(setup, self.castling_mode) {
+        // The position's own castling mode (a Chess960 position may be written in standard
+        // notation, `castling_mode`, and would lose its rights, and the setup, otherwise).
+        let chess = match Chess::from_setup(setup, before.chess.castles().mode()) {
             Ok(chess) => chess,
-            // Not reachable when not in check; keep the position unchanged but consistent.
-            Err(e) => e
-                .ignore_impossible_check()
-                .unwrap_or_else(|_| before.chess.clone()),
+            Err(e) => e.ignore_impossible_check().unwrap_or_else(|_| {
+                unreachable!("the side to move passes out of check: no position to flip")
+            }),
         };
         let key = key::pass(Zobrist64(before.key), before.ep_file);
         let key128 = key::pass(Zobrist128(before.key128), before.ep_file);

@@ -320,7 +320,7 @@ fn network_files_round_trip_and_damage_is_refused() {
 }
 
 /// A file's own output scale is read and used (the first networks were written at 64), and
-/// a scale that is not positive is refused.
+/// a scale that is not a power of two (a damaged header: it is outside the hash) is refused.
 #[test]
 fn the_output_scale_is_the_files_own() {
     let network = random_network(22, Activation::SCReLU, 1);
@@ -338,7 +338,7 @@ fn the_output_scale_is_the_files_own() {
         assert!((b - 16 * a).abs() <= 16, "{fen}: {a} at 1024, {b} at 64");
         assert_ne!(a, 0, "{fen}");
     }
-    for qb in [0i16, -64] {
+    for qb in [0i16, -64, 65, 1025, 1023] {
         bytes[18..20].copy_from_slice(&qb.to_le_bytes());
         assert!(matches!(
             Network::from_bytes(&bytes),
@@ -348,7 +348,7 @@ fn the_output_scale_is_the_files_own() {
 }
 
 /// The output is summed exactly: every neuron saturated and every output weight at the
-/// `i16` maximum (a sum some 250 times past `i32`) gives the value computed in `i128`.
+/// `i16` maximum (a sum some 500 times past `i32`) gives the value computed in `i128`.
 #[test]
 fn the_output_sum_cannot_wrap() {
     let ft_weights = vec![0i16; INPUTS * HIDDEN];

@@ -211,3 +211,24 @@ fn upcoming_repetition_is_seen_one_move_ahead() {
         "Nb8 repeats the position after 1.Nf3 Nf6"
     );
 }
+
+/// A Chess960 position written in standard notation (a GUI's `UCI_Chess960` off) keeps its
+/// castling rights through a null move: the side to move flips with the key, so the key
+/// still names the position (the evaluation cache and the table rely on it).
+#[test]
+fn a_null_move_flips_a_chess960_position_in_standard_notation() {
+    let mut pos =
+        Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+            .expect("valid Chess960 FEN");
+    pos.set_castling_mode(CastlingMode::Standard);
+    let key = pos.key();
+    pos.play_null();
+    assert_eq!(pos.turn(), Color::Black);
+    assert_eq!(pos.key(), pos.key_from_scratch().0);
+    assert!(pos.chess().castles().has(
+        Color::White,
+        horizon_chess::shakmaty::CastlingSide::KingSide
+    ));
+    pos.undo();
+    assert_eq!(pos.key(), key);
+}

@@ -225,7 +225,7 @@ mod tests {
             let agreement = compare(&model, &network, &records, &indices, 0.0);
             assert!(spread(&model, &records) > 100.0);
             // The engine's centipawns are whole, truncated toward zero: up to 1 cp, 0.5 on
-            // average; its division by QA adds at most 400 / 16,320 cp.
+            // average; its division by QA adds at most 400 / 261,120 cp.
             assert!(
                 agreement.max < 1.03 && agreement.mean < 0.6,
                 "{activation:?} {buckets}: {agreement:?}"

@@ -10,9 +10,14 @@
 /// 32 K 24.9% and 128 K 27.0% of the probes.
 const ENTRIES: usize = 1 << 16;
 
-/// One entry: the key's upper 32 bits above the evaluation's 32 bits. A zero word is empty
-/// (a key whose upper half is zero and whose evaluation is zero would read as a miss, which
-/// only costs a recomputation).
+/// The key's bits below this are the slot; the entry keeps the bits above as its tag, so a
+/// hit verifies the whole key.
+const SLOT_BITS: u32 = ENTRIES.trailing_zeros();
+const _: () = assert!(SLOT_BITS == 16 && ENTRIES.is_power_of_two());
+
+/// One entry: the key's upper 48 bits above the evaluation's 16 bits, stored offset by
+/// `0x8000` so that an all-zero word (empty) decodes to `i16::MIN`, which is never stored.
+/// Evaluations outside `i16` (never seen, but possible) are computed each time.
 #[derive(Clone)]
 pub struct EvalCache {
     entries: Box<[u64]>,
@@ -41,15 +46,18 @@ impl EvalCache {
     #[inline]
     pub fn get_or_insert(&mut self, key: u64, compute: impl FnOnce() -> i32) -> i32 {
         let slot = (key as usize) & (ENTRIES - 1);
-        let tag = key & 0xFFFF_FFFF_0000_0000;
+        let tag = key & !0xFFFF;
         self.probes += 1;
         let entry = self.entries[slot];
-        if entry != 0 && entry & 0xFFFF_FFFF_0000_0000 == tag {
+        let stored = i32::from((entry as u16 ^ 0x8000) as i16);
+        if entry & !0xFFFF == tag && stored != i32::from(i16::MIN) {
             self.hits += 1;
-            return entry as u32 as i32;
+            return stored;
         }
         let eval = compute();
-        self.entries[slot] = tag | u64::from(eval as u32);
+        if eval > i32::from(i16::MIN) && eval <= i32::from(i16::MAX) {
+            self.entries[slot] = tag | u64::from(eval as i16 as u16 ^ 0x8000);
+        }
         eval
     }
 
@@ -80,9 +88,39 @@ mod tests {
         let a = 0x1111_2222_0000_0005;
         let b = 0x3333_4444_0000_0005; // same slot, other tag
         assert_eq!(cache.get_or_insert(a, || 12), 12);
-        assert_eq!(cache.get_or_insert(b, || i32::MIN + 1), i32::MIN + 1);
-        assert_eq!(cache.get_or_insert(b, || unreachable!()), i32::MIN + 1);
+        assert_eq!(cache.get_or_insert(b, || -32_767), -32_767);
+        assert_eq!(cache.get_or_insert(b, || unreachable!()), -32_767);
         assert_eq!(cache.get_or_insert(a, || 13), 13);
         assert_eq!(cache.counters(), (1, 4));
+    }
+
+    #[test]
+    fn keys_differing_in_any_bit_do_not_share_an_entry() {
+        let mut cache = EvalCache::default();
+        let key = 0x0123_4567_89AB_CDEFu64;
+        assert_eq!(cache.get_or_insert(key, || 77), 77);
+        for bit in 16..64 {
+            // Same slot (bits below 16), another tag.
+            assert_eq!(
+                cache.get_or_insert(key ^ (1 << bit), || -5),
+                -5,
+                "bit {bit}"
+            );
+            assert_eq!(cache.get_or_insert(key, || 77), 77);
+        }
+    }
+
+    #[test]
+    fn an_empty_slot_never_hits_and_wide_values_are_not_kept() {
+        let mut cache = EvalCache::default();
+        // Key 0 with an all-zero (empty) slot: a miss, then a hit.
+        assert_eq!(cache.get_or_insert(0, || 0), 0);
+        assert_eq!(cache.get_or_insert(0, || unreachable!()), 0);
+        for wide in [40_000, -40_000, i32::from(i16::MIN)] {
+            let key = 0xABCD_0000_0000_0001;
+            assert_eq!(cache.get_or_insert(key, || wide), wide);
+            assert_eq!(cache.get_or_insert(key, || wide), wide, "recomputed");
+        }
+        assert_eq!(cache.counters(), (1, 8));
     }
 }

@@ -34,9 +34,10 @@ pub const HIDDEN: usize = 256;
 pub const QA: i32 = 255;
 
 /// Quantisation scale of the output weights that this build writes. A file records its own
-/// scale and any positive one reads (the first networks used 64; at 1,024 the rounding of
+/// scale and any power of two reads (the first networks used 64; at 1,024 the rounding of
 /// the output weights costs well under a centipawn).
 pub const QB: i32 = 1024;
+const _: () = assert!(QB > 0 && QB <= i16::MAX as i32 && (QB as u32).is_power_of_two());
 
 /// Centipawns per unit of the network's float output (the trainer's sigmoid scale).
 pub const SCALE: i32 = 400;

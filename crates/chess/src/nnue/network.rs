@@ -11,7 +11,7 @@
 //! | 10-11 | output buckets (1 ..= 32) |
 //! | 12 | activation: 0 CReLU, 1 SCReLU |
 //! | 13-15 | zero |
-//! | 16-17, 18-19, 20-21 | `QA`, `QB`, `SCALE` (`QA` and `SCALE` must equal this build's; `QB`, the output weights' scale, is the file's own, positive: 64 in the first networks, [`QB`] since) |
+//! | 16-17, 18-19, 20-21 | `QA`, `QB`, `SCALE` (`QA` and `SCALE` must equal this build's; `QB`, the output weights' scale, is the file's own, a power of two: 64 in the first networks, [`QB`] since) |
 //! | 22-23 | zero |
 //! | 24-31 | FNV-1a 64 hash of every byte after the header |
 //!
@@ -268,9 +268,15 @@ impl Network {
             other => return arch(format!("activation {other} (0 CReLU, 1 SCReLU)")),
         };
         let scales = (i16_at(16), i16_at(18), i16_at(20));
-        if scales.0 != QA as i16 || scales.1 <= 0 || scales.2 != SCALE as i16 {
+        // The header is outside the hash: a power of two (64 or 1,024 so far) refuses every
+        // one-bit damage of the scale.
+        if scales.0 != QA as i16
+            || scales.1 <= 0
+            || !(scales.1 as u16).is_power_of_two()
+            || scales.2 != SCALE as i16
+        {
             return arch(format!(
-                "scales QA {} QB {} SCALE {}, this build reads QA {QA}, QB > 0, SCALE {SCALE}",
+                "scales QA {} QB {} SCALE {}, this build reads QA {QA}, QB a power of two, SCALE {SCALE}",
                 scales.0, scales.1, scales.2
             ));
         }
@@ -356,7 +362,8 @@ impl Network {
             Activation::CReLU => simd.crelu_dot(us, w_us) + simd.crelu_dot(them, w_them) + bias,
         };
         let cp = sum * i64::from(SCALE) / (i64::from(QA) * i64::from(self.qb));
-        cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+        // Symmetric, so that the other side's view, the negation, exists.
+        cp.clamp(-i64::from(i32::MAX), i64::from(i32::MAX)) as i32
     }
 
     /// The evaluation from feature lists, summed from scratch: `us` the side to move's

@@ -91,7 +91,7 @@ impl Simd {
         }
     }
 
-    /// `Σ clamp(x, 0, QA)² · w`, wrapping in `i32`.
+    /// `Σ clamp(x, 0, QA)² · w`, exact in `i64`.
     #[inline]
     pub fn screlu_dot(self, x: &Row, w: &Row) -> i64 {
         match self {
@@ -102,7 +102,7 @@ impl Simd {
         }
     }
 
-    /// `Σ clamp(x, 0, QA) · w`, wrapping in `i32`.
+    /// `Σ clamp(x, 0, QA) · w`, exact in `i64`.
     #[inline]
     pub fn crelu_dot(self, x: &Row, w: &Row) -> i64 {
         match self {
