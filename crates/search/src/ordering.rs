@@ -271,20 +271,64 @@ impl<G: Game> MovePicker<G> {
 }
 
 impl<G: Game> MovePicker<G> {
-    /// Stable insertion sort of the moves not yet given, best first.
+    /// Sorts the moves not yet given best first, ties in generation order (a stable sort).
+    /// Each score and its index are packed into one `i32` key in place (distinct keys, so an
+    /// unstable sort is stable here), the keys sorted, and the moves permuted once: cheaper
+    /// than an insertion sort that shifts moves and scores together.
     fn sort_rest(&mut self) {
-        let moves = self.moves.as_mut();
-        for i in self.next + 1..self.len {
-            let (m, s) = (moves[i], self.scores[i]);
-            let mut j = i;
-            while j > self.next && self.scores[j - 1] < s {
-                moves[j] = moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            moves[j] = m;
-            self.scores[j] = s;
+        let (start, end) = (self.next, self.len);
+        if end - start < 2 {
+            return;
         }
+        let keys = &mut self.scores[start..end];
+        for (offset, score) in keys.iter_mut().enumerate() {
+            *score = sort_key(*score, offset);
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        let moves = self.moves.as_mut();
+        let mut unsorted = G::Moves::default();
+        unsorted.extend(moves[start..end].iter().copied());
+        for (m, key) in moves[start..end].iter_mut().zip(keys.iter_mut()) {
+            *m = unsorted.as_ref()[key_offset(*key)];
+            *key = key_score(*key);
+        }
+    }
+}
+
+/// Bits of a sort key that hold the move's offset (`MAX_MOVES` fits).
+const KEY_OFFSET_BITS: u32 = 9;
+const KEY_OFFSET_MASK: i32 = (1 << KEY_OFFSET_BITS) - 1;
+/// Scores left to sort lie in `BAD_TACTICAL ..= COUNTERMOVE`, inside `±KEY_SCORE_LIMIT`;
+/// the skipped table move (`i32::MIN`) takes the key score `-KEY_SCORE_LIMIT`.
+const KEY_SCORE_LIMIT: i32 = 1 << (31 - KEY_OFFSET_BITS - 1);
+const _: () = assert!(MAX_MOVES <= 1 << KEY_OFFSET_BITS);
+const _: () = assert!(BAD_TACTICAL - 100_000 > -KEY_SCORE_LIMIT && COUNTERMOVE < KEY_SCORE_LIMIT);
+
+/// A key that sorts descending by score, then ascending by offset.
+#[inline]
+fn sort_key(score: i32, offset: usize) -> i32 {
+    let score = if score == i32::MIN {
+        -KEY_SCORE_LIMIT
+    } else {
+        debug_assert!(
+            score.abs() < KEY_SCORE_LIMIT,
+            "score {score} out of key range"
+        );
+        score.clamp(1 - KEY_SCORE_LIMIT, KEY_SCORE_LIMIT - 1)
+    };
+    (score << KEY_OFFSET_BITS) | (KEY_OFFSET_MASK - offset as i32)
+}
+
+#[inline]
+fn key_offset(key: i32) -> usize {
+    (KEY_OFFSET_MASK - (key & KEY_OFFSET_MASK)) as usize
+}
+
+#[inline]
+fn key_score(key: i32) -> i32 {
+    match key >> KEY_OFFSET_BITS {
+        score if score == -KEY_SCORE_LIMIT => i32::MIN,
+        score => score,
     }
 }
 
@@ -379,6 +423,42 @@ mod tests {
             out.push((RandomTree::encode(m), class));
         }
         out
+    }
+
+    #[test]
+    fn sort_keys_order_scores_descending_and_ties_by_offset() {
+        let scores = [
+            0,
+            i32::MIN,
+            COUNTERMOVE - 1,
+            -1,
+            1,
+            BAD_TACTICAL,
+            BAD_TACTICAL + 99_999,
+            HISTORY_MIN,
+            -1,
+            0,
+            HISTORY_MAX,
+            i32::MIN,
+        ];
+        let mut keys: Vec<i32> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| sort_key(s, i))
+            .collect();
+        for (&key, (i, &score)) in keys.iter().zip(scores.iter().enumerate()) {
+            assert_eq!((key_score(key), key_offset(key)), (score, i));
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        let mut stable: Vec<(usize, i32)> = scores.iter().copied().enumerate().collect();
+        stable.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        let from_keys: Vec<(usize, i32)> = keys
+            .iter()
+            .map(|&k| (key_offset(k), key_score(k)))
+            .collect();
+        assert_eq!(from_keys, stable);
+        let last = MAX_MOVES - 1;
+        assert_eq!(key_offset(sort_key(i32::MIN, last)), last);
     }
 
     #[test]
