@@ -42,7 +42,7 @@ const CHECK_WITHOUT_VALIDATION: usize = 10_000;
 Data: files of 32-byte records in bullet's ChessBoard layout, as `horizon selfplay --format \
 bullet` writes them (the board from the side to move, its score in centipawns and the game's \
 result). One seeded shuffle holds out --val-fraction of the positions for validation, for the \
-whole run.
+whole run; with --val-data, those files validate and every --data position trains.
 
 Model: the engine's perspective network 768 -> 256 x2 -> 1 (output buckets by piece count), \
 in f32. y = output (the engine's score is 400 y centipawns), p = sigmoid(y), target = \
@@ -99,9 +99,14 @@ pub struct TrainArgs {
     /// Weight of the search score in the target (the rest is the game's result).
     #[arg(long, default_value_t = 0.75)]
     pub lambda: f64,
-    /// Share of the positions held out for validation.
+    /// Share of the positions held out for validation (not used with --val-data).
     #[arg(long, default_value_t = 0.02)]
     pub val_fraction: f64,
+    /// Validate on these positions instead of a share of --data, which then all train:
+    /// positions of other games (another `horizon selfplay` run, or `horizon data --val-out`
+    /// without --shuffle), so that no validation position shares a game with training ones.
+    #[arg(long, value_name = "FILE[,FILE...]", value_delimiter = ',')]
+    pub val_data: Vec<PathBuf>,
     /// Output buckets by piece count (1 to 32; the engine reads any).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
@@ -310,10 +315,20 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 
 fn train(args: &TrainArgs, threads: usize) -> Result<()> {
     let started = Instant::now();
-    let dataset = data::load(&args.data)?;
+    let mut dataset = data::load(&args.data)?;
+    let mut names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let split = if args.val_data.is_empty() {
+        data::split(dataset.records.len(), args.val_fraction, args.seed)
+    } else {
+        let held_out = data::load(&args.val_data)?;
+        names.extend(
+            args.val_data
+                .iter()
+                .map(|p| format!("{} (validation)", p.display())),
+        );
+        data::append_held_out(&mut dataset, held_out)?
+    };
     let records = &dataset.records;
-    let names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let split = data::split(records.len(), args.val_fraction, args.seed);
     let info = DataInfo {
         records: records.len() as u64,
         hash: dataset.hash,

@@ -119,6 +119,26 @@ pub struct Split {
     pub validation: Vec<u32>,
 }
 
+/// Appends `held_out` to `dataset` as its validation positions, every earlier position
+/// training; the hash covers both, in order.
+pub fn append_held_out(dataset: &mut Dataset, held_out: Dataset) -> Result<Split> {
+    let train = dataset.records.len();
+    let total = train + held_out.records.len();
+    if total >= MIRRORED as usize {
+        bail!(
+            "{total} positions with --val-data: at most {} are supported",
+            MIRRORED - 1
+        );
+    }
+    dataset.records.extend(held_out.records);
+    dataset.hash =
+        (dataset.hash ^ held_out.hash.rotate_left(17)).wrapping_mul(0x0000_0100_0000_01b3);
+    Ok(Split {
+        train: (0..train as u32).collect(),
+        validation: (train as u32..total as u32).collect(),
+    })
+}
+
 /// How many of `n` positions `fraction` holds out: rounded, and never all of them.
 pub fn validation_count(n: usize, fraction: f64) -> usize {
     ((n as f64 * fraction).round() as usize).min(n.saturating_sub(1))
@@ -447,5 +467,31 @@ pub(super) mod tests {
         let mut t = a.train.clone();
         t.sort_unstable();
         assert_eq!(o2, t);
+    }
+
+    #[test]
+    fn held_out_files_validate_and_every_data_position_trains() {
+        let record = |fen: &str, score: i32| {
+            PackedBoard::new(&chess(fen), score, Outcome::Draw).expect("packs")
+        };
+        let data = || Dataset {
+            records: vec![record(FENS[0], 1), record(FENS[1], 2), record(FENS[2], 3)],
+            hash: 11,
+        };
+        let held_out = || Dataset {
+            records: vec![record(FENS[3], 4), record(FENS[4], 5)],
+            hash: 22,
+        };
+        let mut joined = data();
+        let split = append_held_out(&mut joined, held_out()).expect("joins");
+        assert_eq!(split.train, [0, 1, 2]);
+        assert_eq!(split.validation, [3, 4]);
+        assert_eq!(joined.records[3], held_out().records[0]);
+        assert_eq!(joined.records[4], held_out().records[1]);
+        // Other validation data, or the roles swapped, is other data for --resume.
+        let mut swapped = held_out();
+        append_held_out(&mut swapped, data()).expect("joins");
+        assert_ne!(joined.hash, swapped.hash);
+        assert_ne!(joined.hash, 11);
     }
 }
