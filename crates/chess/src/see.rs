@@ -174,10 +174,14 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     }
     let diagonal_sliders = board.bishops_and_queens();
     let straight_sliders = board.rooks_and_queens();
-    let mut attackers =
-        board.attacks_to(to, Color::White, occupied) | board.attacks_to(to, Color::Black, occupied);
-    attackers &= occupied;
     let mut side = !chess.turn();
+    // Most moves SEE pruning asks about are not attacked at all: then the mover keeps the
+    // gain, and its own defenders need not be found.
+    let their_attackers = board.attacks_to(to, side, occupied) & occupied;
+    if their_attackers.is_empty() {
+        return true;
+    }
+    let mut attackers = their_attackers | (board.attacks_to(to, chess.turn(), occupied) & occupied);
     // Whether the mover ends at or above the threshold if `side` cannot or does not capture.
     let mut mover_holds = true;
     while let Some((sq, role)) = least_valuable(chess, attackers & board.by_color(side)) {
