@@ -113,6 +113,11 @@ impl Game for Position {
     }
 
     #[inline]
+    fn gives_check(&mut self, m: Move) -> bool {
+        crate::check::gives_check(self.chess(), m)
+    }
+
+    #[inline]
     fn draw(&self, search_root_ply: usize) -> Option<Draw> {
         if let Some(plies_back) = self.repetition_distance(search_root_ply) {
             return Some(Draw::Repetition { plies_back });

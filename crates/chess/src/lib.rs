@@ -2,6 +2,7 @@
 //! and a ply stack, repetition and draw rules, move encoding, SEE, notation, perft, and
 //! Syzygy tablebases (`tablebase.rs`).
 
+pub mod check;
 pub mod encoding;
 pub mod epd;
 pub mod error;

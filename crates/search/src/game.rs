@@ -94,6 +94,15 @@ pub trait Game: Clone + Send + 'static {
     fn evaluate(&mut self) -> i32;
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
+    /// Whether the legal move `m` gives check: what `in_check` says after it. The search
+    /// asks before it makes a move, so that the late quiet moves it prunes are never played;
+    /// this default plays the move, and a game that can tell from its board should say so.
+    fn gives_check(&mut self, m: Self::Move) -> bool {
+        self.play(m);
+        let check = self.in_check();
+        self.undo();
+        check
+    }
     /// A draw by rule at this point of the path; `search_root_ply` is `ply()` at the root,
     /// so repetitions inside the search can be told from those in the game history.
     fn draw(&self, search_root_ply: usize) -> Option<Draw>;

@@ -265,12 +265,8 @@ impl<G: Game> Searcher<G> {
             {
                 continue;
             }
-            self.move_slots[ply] = history_index as u32;
-            game.play(m);
-            if self.config.tt {
-                self.tt.prefetch(game.key(), self.config.tt_replacement);
-            }
-            let gives_check = game.in_check();
+            // Decided before the move is made: most late quiet moves are pruned unplayed.
+            let gives_check = game.gives_check(m);
             let quiet = !tactical
                 && !gives_check
                 && !matches!(
@@ -282,9 +278,14 @@ impl<G: Game> Searcher<G> {
                 && !in_check
                 && self.prune_quiet(eval, alpha, depth, searched, scores, improving)
             {
-                game.undo();
                 continue;
             }
+            self.move_slots[ply] = history_index as u32;
+            game.play(m);
+            if self.config.tt {
+                self.tt.prefetch(game.key(), self.config.tt_replacement);
+            }
+            debug_assert_eq!(gives_check, game.in_check(), "Game::gives_check");
             let mut extension =
                 self.extension(gives_check, single_reply, recapture, pawn_seventh, ply);
             if class == Class::TableMove && tt_move_extension != 0 {
