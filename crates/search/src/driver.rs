@@ -59,8 +59,14 @@ impl<G: Game> Searcher<G> {
         }
         if self.config.history_aging {
             self.history.age();
-            self.continuation.age();
-            self.capture_history.age();
+            // A switched-off technique's table is neither read nor written: not worth a pass
+            // over it each search (the continuation tables are 2.4 MB).
+            if self.config.continuation_history {
+                self.continuation.age();
+            }
+            if self.config.capture_history {
+                self.capture_history.age();
+            }
         }
         self.killers.clear();
         self.refutation.clear();
