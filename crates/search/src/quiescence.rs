@@ -72,12 +72,11 @@ impl<G: Game> Searcher<G> {
         while let Some((m, class)) = picker.next(game, &self.config, self.ordering_tables()) {
             if !in_check {
                 if self.config.qs_see_filter {
-                    let losing = if picker_knows_see {
-                        class == Class::BadTactical
-                    } else {
-                        !game.see_ge(m, 0)
-                    };
-                    if losing {
+                    if picker_knows_see {
+                        if class == Class::BadTactical {
+                            break; // losing captures come last: the rest lose too
+                        }
+                    } else if !game.see_ge(m, 0) {
                         continue;
                     }
                 }
@@ -188,11 +187,10 @@ impl<G: Game> Searcher<G> {
             if game.is_capture(m) || game.is_promotion(m) {
                 continue;
             }
-            game.play(m);
-            if !game.in_check() {
-                game.undo();
+            if !game.gives_check(m) {
                 continue;
             }
+            game.play(m);
             let value = -self.quiescence(game, -beta, -alpha, ply + 1, qply + 1);
             game.undo();
             if self.stopped {
