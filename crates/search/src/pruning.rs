@@ -328,7 +328,8 @@ impl<G: Game> Searcher<G> {
     /// SEE pruning in the main search: at low depth, a quiet move that loses material on
     /// its square by more than a depth-scaled margin, or a capture that loses by more than
     /// a margin growing with depth², is skipped. Asked before the move is played, after the
-    /// first move, not in check.
+    /// first move, not in check, and after `prune_quiet` (so its counter holds only the
+    /// moves that the move-count and margin tests kept).
     #[inline]
     pub(crate) fn see_prunes(&mut self, game: &G, m: G::Move, tactical: bool, depth: i32) -> bool {
         let config = &self.config;

@@ -258,13 +258,6 @@ impl<G: Game> Searcher<G> {
                     0
                 },
             };
-            if searched > 0
-                && !in_check
-                && best > -score::TB_WIN_BOUND
-                && self.see_prunes(game, m, tactical, depth)
-            {
-                continue;
-            }
             // Decided before the move is made: most late quiet moves are pruned unplayed.
             let gives_check = game.gives_check(m);
             let quiet = !tactical
@@ -273,10 +266,18 @@ impl<G: Game> Searcher<G> {
                     class,
                     Class::Killer | Class::Countermove | Class::Refutation
                 );
+            // The move-count and margin tests first: they cost nothing, SEE does.
             if quiet
                 && !pv_node
                 && !in_check
                 && self.prune_quiet(eval, alpha, depth, searched, scores, improving)
+            {
+                continue;
+            }
+            if searched > 0
+                && !in_check
+                && best > -score::TB_WIN_BOUND
+                && self.see_prunes(game, m, tactical, depth)
             {
                 continue;
             }
