@@ -39,6 +39,8 @@ struct Frame {
     reversible_plies: u32,
     /// The move that led to this frame (`None` at the start and after a null move).
     last_move: Option<Move>,
+    /// Material and piece-square sum of the classic evaluation (`eval::psqt`).
+    psqt: i32,
 }
 
 /// Copies only the generated moves (an assignment would copy the whole fixed-size array).
@@ -54,6 +56,7 @@ impl Frame {
         let ep_file = chess.legal_ep_square().map(|sq| sq.file());
         let key = chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let key128 = chess.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0;
+        let psqt = eval::psqt::from_scratch(&chess);
         Frame {
             chess,
             key,
@@ -61,6 +64,7 @@ impl Frame {
             ep_file,
             reversible_plies: 0,
             last_move: None,
+            psqt,
         }
     }
 }
@@ -121,9 +125,10 @@ impl Position {
             Some(nnue) => nnue.evaluate(self.top, chess),
             None => {
                 let pawn_table = &mut self.pawn_table;
-                let key = self.frames[self.top].key;
-                self.eval_cache
-                    .get_or_insert(key, || eval::evaluate_with(chess, pawn_table))
+                let frame = &self.frames[self.top];
+                self.eval_cache.get_or_insert(frame.key, || {
+                    eval::evaluate_with_psqt(chess, pawn_table, frame.psqt)
+                })
             }
         }
     }
@@ -359,6 +364,7 @@ impl Position {
             before.reversible_plies + 1
         };
         after.last_move = Some(m);
+        after.psqt = eval::psqt::after_move(before.psqt, &before.chess, m);
         self.top += 1;
     }
 
@@ -383,6 +389,7 @@ impl Position {
         };
         let key = key::pass(Zobrist64(before.key), before.ep_file);
         let key128 = key::pass(Zobrist128(before.key128), before.ep_file);
+        let psqt = before.psqt;
         let (_, after) = self.next_slot();
         *after = Frame {
             chess,
@@ -391,6 +398,7 @@ impl Position {
             ep_file: None,
             reversible_plies: 0,
             last_move: None,
+            psqt,
         };
         self.top += 1;
     }

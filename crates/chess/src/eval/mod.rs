@@ -9,7 +9,8 @@
 //!
 //! Files: `cache.rs` (evaluations by Zobrist key), `pawns.rs` (structure, pawn hash), `pieces.rs` (material, squares, mobility,
 //! rooks, outposts, bishops), `king.rs` (shelter, storm, attacks), `threats.rs`,
-//! `passed.rs` (the piece-dependent half of passed pawns), `endgame.rs`, `trace.rs`.
+//! `passed.rs` (the piece-dependent half of passed pawns), `endgame.rs`, `trace.rs`,
+//! `psqt.rs` (material and piece-square sums kept up to date by `Position::play`).
 
 mod bits;
 mod cache;
@@ -19,6 +20,7 @@ pub mod layout;
 mod passed;
 mod pawns;
 mod pieces;
+pub(crate) mod psqt;
 mod threats;
 pub mod trace;
 pub mod weights;
@@ -228,6 +230,7 @@ pub(crate) fn compute<S: Sink>(
     chess: &Chess,
     sink: &mut S,
     pawn_table: Option<&mut PawnTable>,
+    psqt: Option<i32>,
 ) -> (Special, Context) {
     let mut ctx = Context::new(chess);
     if chess.is_insufficient_material() {
@@ -236,7 +239,10 @@ pub(crate) fn compute<S: Sink>(
     if let Some(score) = endgame::direct_score(&ctx) {
         return (Special::Direct(score), ctx);
     }
-    pieces::material_and_squares(&ctx, sink);
+    match psqt {
+        Some(sum) if !S::TRACE => sink.add_packed_white(sum),
+        _ => pieces::material_and_squares(&ctx, sink),
+    }
     pawns::evaluate(&mut ctx, sink, pawn_table);
     pieces::evaluate(&mut ctx, sink);
     passed::evaluate(&ctx, sink);
@@ -250,18 +256,25 @@ pub(crate) fn compute<S: Sink>(
 /// Static evaluation in centipawns from the side to move's point of view, with a pawn hash.
 #[inline]
 pub fn evaluate_with(chess: &Chess, pawn_table: &mut PawnTable) -> i32 {
-    finish(chess, Some(pawn_table))
+    finish(chess, Some(pawn_table), None)
+}
+
+/// [`evaluate_with`] given the position's material and piece-square sum
+/// ([`psqt::from_scratch`], kept up to date by [`psqt::after_move`]).
+#[inline]
+pub(crate) fn evaluate_with_psqt(chess: &Chess, pawn_table: &mut PawnTable, psqt: i32) -> i32 {
+    finish(chess, Some(pawn_table), Some(psqt))
 }
 
 /// Static evaluation without a pawn hash (tests, tools).
 pub fn evaluate(chess: &Chess) -> i32 {
-    finish(chess, None)
+    finish(chess, None, None)
 }
 
 #[inline(always)]
-fn finish(chess: &Chess, pawn_table: Option<&mut PawnTable>) -> i32 {
+fn finish(chess: &Chess, pawn_table: Option<&mut PawnTable>, psqt: Option<i32>) -> i32 {
     let mut scorer = Scorer::default();
-    let (special, ctx) = compute(chess, &mut scorer, pawn_table);
+    let (special, ctx) = compute(chess, &mut scorer, pawn_table, psqt);
     let white = match special {
         Special::Direct(score) => score,
         Special::Linear { phase } => {

@@ -72,7 +72,7 @@ pub struct EvalBreakdown {
 /// The evaluation of `chess` with its terms.
 pub fn breakdown(chess: &Chess) -> EvalBreakdown {
     let mut tracer = Tracer::new();
-    let (special, ctx) = compute(chess, &mut tracer, None);
+    let (special, ctx) = compute(chess, &mut tracer, None, None);
     let terms = Term::ALL
         .iter()
         .map(|&t| (t, tracer.terms[t as usize]))
@@ -199,7 +199,7 @@ impl Features {
 /// material, KBN against K): those positions say nothing about the weights.
 pub fn features(chess: &Chess) -> Option<Features> {
     let mut tracer = Tracer::new();
-    let (special, ctx) = compute(chess, &mut tracer, None);
+    let (special, ctx) = compute(chess, &mut tracer, None, None);
     let Special::Linear { phase } = special else {
         return None;
     };
