@@ -224,33 +224,33 @@ pub(crate) enum Special {
     Direct(i32),
 }
 
-/// Runs every linear term into `sink`; returns how to finish the score.
+/// Runs every linear term into `sink`, with `ctx` made by `Context::new(chess)` (the
+/// caller's, so that it is not copied out); returns how to finish the score.
 #[inline(always)]
 pub(crate) fn compute<S: Sink>(
     chess: &Chess,
+    ctx: &mut Context,
     sink: &mut S,
     pawn_table: Option<&mut PawnTable>,
     psqt: Option<i32>,
-) -> (Special, Context) {
-    let mut ctx = Context::new(chess);
+) -> Special {
     if chess.is_insufficient_material() {
-        return (Special::Direct(0), ctx);
+        return Special::Direct(0);
     }
-    if let Some(score) = endgame::direct_score(&ctx) {
-        return (Special::Direct(score), ctx);
+    if let Some(score) = endgame::direct_score(ctx) {
+        return Special::Direct(score);
     }
     match psqt {
         Some(sum) if !S::TRACE => sink.add_packed_white(sum),
-        _ => pieces::material_and_squares(&ctx, sink),
+        _ => pieces::material_and_squares(ctx, sink),
     }
-    pawns::evaluate(&mut ctx, sink, pawn_table);
-    pieces::evaluate(&mut ctx, sink);
-    passed::evaluate(&ctx, sink);
-    king::evaluate(&ctx, sink);
-    threats::evaluate(&ctx, sink);
+    pawns::evaluate(ctx, sink, pawn_table);
+    pieces::evaluate(ctx, sink);
+    passed::evaluate(ctx, sink);
+    king::evaluate(ctx, sink);
+    threats::evaluate(ctx, sink);
     sink.add(side(chess.turn()), layout::TEMPO, 1);
-    let phase = phase(&ctx);
-    (Special::Linear { phase }, ctx)
+    Special::Linear { phase: phase(ctx) }
 }
 
 /// Static evaluation in centipawns from the side to move's point of view, with a pawn hash.
@@ -274,7 +274,8 @@ pub fn evaluate(chess: &Chess) -> i32 {
 #[inline(always)]
 fn finish(chess: &Chess, pawn_table: Option<&mut PawnTable>, psqt: Option<i32>) -> i32 {
     let mut scorer = Scorer::default();
-    let (special, ctx) = compute(chess, &mut scorer, pawn_table, psqt);
+    let mut ctx = Context::new(chess);
+    let special = compute(chess, &mut ctx, &mut scorer, pawn_table, psqt);
     let white = match special {
         Special::Direct(score) => score,
         Special::Linear { phase } => {

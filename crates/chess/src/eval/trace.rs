@@ -7,7 +7,7 @@ use shakmaty::{Chess, Color, Position as _};
 
 use super::layout::{BLOCKS, NUM_WEIGHTS, Term, block_of};
 use super::weights::WEIGHTS;
-use super::{MAX_PHASE, SCALE_NORMAL, Sink, Special, compute, endgame, taper};
+use super::{Context, MAX_PHASE, SCALE_NORMAL, Sink, Special, compute, endgame, taper};
 
 /// Records counts per weight (White minus Black) and per-term sums with the current weights.
 pub(crate) struct Tracer {
@@ -72,7 +72,8 @@ pub struct EvalBreakdown {
 /// The evaluation of `chess` with its terms.
 pub fn breakdown(chess: &Chess) -> EvalBreakdown {
     let mut tracer = Tracer::new();
-    let (special, ctx) = compute(chess, &mut tracer, None, None);
+    let mut ctx = Context::new(chess);
+    let special = compute(chess, &mut ctx, &mut tracer, None, None);
     let terms = Term::ALL
         .iter()
         .map(|&t| (t, tracer.terms[t as usize]))
@@ -199,7 +200,8 @@ impl Features {
 /// material, KBN against K): those positions say nothing about the weights.
 pub fn features(chess: &Chess) -> Option<Features> {
     let mut tracer = Tracer::new();
-    let (special, ctx) = compute(chess, &mut tracer, None, None);
+    let mut ctx = Context::new(chess);
+    let special = compute(chess, &mut ctx, &mut tracer, None, None);
     let Special::Linear { phase } = special else {
         return None;
     };
