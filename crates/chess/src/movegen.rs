@@ -29,7 +29,10 @@ pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
         return;
     };
 
-    out.extend(chess.en_passant_moves());
+    // shakmaty returns its lists by value (a copy each): ask only when there may be one.
+    if chess.maybe_ep_square().is_some() {
+        out.extend(chess.en_passant_moves());
+    }
 
     let pawns = chess.our(Role::Pawn).0;
     let (west, east) = match turn {
@@ -95,8 +98,11 @@ pub fn quiet_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
         });
     }
     push_piece_moves(chess, king, empty, out);
-    out.extend(chess.castling_moves(CastlingSide::KingSide));
-    out.extend(chess.castling_moves(CastlingSide::QueenSide));
+    for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+        if chess.castles().has(turn, side) {
+            out.extend(chess.castling_moves(side));
+        }
+    }
     keep_legal(chess, king, out);
 }
 
