@@ -71,3 +71,82 @@ pub fn gives_check(chess: &Chess, m: Move) -> bool {
         | (attacks::rook_attacks(their_king, occupied) & straight))
         .any()
 }
+
+/// What [`CheckInfo::gives_check`] needs to know about one position, found once and then
+/// used for each of its moves (Stockfish's "check squares" and discovered-check
+/// candidates): most moves are then decided by two bit tests.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    their_king: Option<Square>,
+    /// `squares[role - 1]`, pawn ..= queen: where a piece of ours of that role would attack
+    /// their king, with today's occupancy.
+    squares: [Bitboard; 5],
+    /// Pieces alone between their king and one of our sliders: moving one off that line
+    /// uncovers a check.
+    discoverers: Bitboard,
+}
+
+impl CheckInfo {
+    pub fn new(chess: &Chess) -> CheckInfo {
+        let board = chess.board();
+        let us = chess.turn();
+        let Some(king) = board.king_of(!us) else {
+            return CheckInfo {
+                their_king: None,
+                squares: [Bitboard(0); 5],
+                discoverers: Bitboard(0),
+            };
+        };
+        let occupied = board.occupied();
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        let ours = board.by_color(us);
+        let snipers = ((attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
+            | (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens()))
+            & ours;
+        let mut discoverers = Bitboard(0);
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & occupied;
+            if between.count() == 1 {
+                discoverers |= between;
+            }
+        }
+        CheckInfo {
+            their_king: Some(king),
+            squares: [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+            ],
+            discoverers,
+        }
+    }
+
+    /// [`gives_check`] for a legal move of the position this was made for. A plain move
+    /// (neither promotion, castling nor en passant) checks directly when it lands on one
+    /// of its role's check squares (a slider that leaves the line to their king for a
+    /// square on it would have stood checking it before, impossible on our move), and by
+    /// discovery when it leaves the line between their king and one of our sliders. The
+    /// other moves change the occupancy in more places and take the full test.
+    #[inline]
+    pub fn gives_check(&self, chess: &Chess, m: Move) -> bool {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                let Some(king) = self.their_king else {
+                    return false;
+                };
+                (role != Role::King && self.squares[role as usize - 1].contains(to))
+                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
+            }
+            _ => gives_check(chess, m),
+        }
+    }
+}

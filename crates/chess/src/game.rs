@@ -114,7 +114,7 @@ impl Game for Position {
 
     #[inline]
     fn gives_check(&mut self, m: Move) -> bool {
-        crate::check::gives_check(self.chess(), m)
+        Position::gives_check(self, m)
     }
 
     #[inline]

@@ -15,6 +15,7 @@ use shakmaty::{
 
 use std::sync::Arc;
 
+use crate::check::CheckInfo;
 use crate::error::{MoveParseError, PositionParseError};
 use crate::eval::{self, EvalCache, PawnTable};
 use crate::key;
@@ -86,6 +87,8 @@ pub struct Position {
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
     nnue: Option<Box<NnueStack>>,
+    /// Check squares of the position with this key, for `gives_check` on its moves.
+    check_info: Option<(u64, CheckInfo)>,
 }
 
 impl Default for Position {
@@ -113,6 +116,7 @@ impl Position {
             eval_cache: EvalCache::default(),
             tablebases: None,
             nnue: None,
+            check_info: None,
         }
     }
 
@@ -143,6 +147,22 @@ impl Position {
     /// lacks them), or with the classic evaluation when `None`.
     pub fn set_network(&mut self, network: Option<Arc<Network>>, simd: Simd) {
         self.nnue = network.map(|network| Box::new(NnueStack::new(network, simd)));
+    }
+
+    /// Whether the legal move `m` gives check. The check squares are found once per
+    /// position (cached by key), so asking for each move of a node costs a bit test or two.
+    #[inline]
+    pub fn gives_check(&mut self, m: Move) -> bool {
+        let frame = &self.frames[self.top];
+        let info = match self.check_info {
+            Some((key, info)) if key == frame.key => info,
+            _ => {
+                let info = CheckInfo::new(&frame.chess);
+                self.check_info = Some((frame.key, info));
+                info
+            }
+        };
+        info.gives_check(&frame.chess, m)
     }
 
     /// The network and accumulators, when the network evaluates.

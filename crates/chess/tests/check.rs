@@ -1,6 +1,6 @@
 //! `check::gives_check` against playing the move and asking `is_check`.
 
-use horizon_chess::check::gives_check;
+use horizon_chess::check::{CheckInfo, gives_check};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shakmaty::fen::Fen;
@@ -56,6 +56,11 @@ fn special_moves_that_check() {
             "{fen} {text}: the test's premise"
         );
         assert_eq!(gives_check(&chess, m), expected, "{fen} {text}");
+        assert_eq!(
+            CheckInfo::new(&chess).gives_check(&chess, m),
+            expected,
+            "CheckInfo: {fen} {text}"
+        );
     }
 }
 
@@ -95,12 +100,19 @@ fn agrees_with_playing_the_move_on_random_games() {
             if moves.is_empty() {
                 break;
             }
+            let info = CheckInfo::new(&chess);
             for &m in &moves {
                 let expected = played_checks(&chess, m);
                 assert_eq!(
                     gives_check(&chess, m),
                     expected,
                     "{m:?} in {}",
+                    Fen::from_position(&chess, shakmaty::EnPassantMode::Legal)
+                );
+                assert_eq!(
+                    info.gives_check(&chess, m),
+                    expected,
+                    "CheckInfo: {m:?} in {}",
                     Fen::from_position(&chess, shakmaty::EnPassantMode::Legal)
                 );
                 moves_checked += 1;
@@ -137,4 +149,43 @@ fn agrees_with_playing_the_move_on_random_games() {
         castles > 1_000 && en_passant > 150 && promotions > 10_000,
         "castles {castles}, en passant {en_passant}, promotions {promotions}"
     );
+}
+
+/// `Position::gives_check` keeps the check squares of the last position it was asked
+/// about: the answers stay right as moves, null moves and take-backs change the position.
+#[test]
+fn position_answers_stay_right_across_moves_null_moves_and_undo() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut asked = 0u64;
+    for game in 0..100 {
+        let mut pos = horizon_chess::Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .expect("kiwipete");
+        for ply in 0..100 {
+            let moves = pos.chess().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Ask about a few moves, step back and forth, then ask again.
+            for &m in moves.iter().take(8) {
+                assert_eq!(pos.gives_check(m), played_checks(pos.chess(), m), "{m:?}");
+                asked += 1;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            pos.play(m);
+            if (game + ply) % 7 == 0 {
+                pos.undo();
+                for &m in &moves {
+                    assert_eq!(pos.gives_check(m), played_checks(pos.chess(), m), "{m:?}");
+                    asked += 1;
+                }
+                pos.play(m);
+            }
+            if !pos.in_check() && rng.random_bool(0.1) {
+                pos.play_null();
+            }
+        }
+    }
+    assert!(asked > 50_000, "{asked} moves asked about");
 }
