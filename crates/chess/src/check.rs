@@ -75,7 +75,7 @@ pub fn gives_check(chess: &Chess, m: Move) -> bool {
 /// What [`CheckInfo::gives_check`] needs to know about one position, found once and then
 /// used for each of its moves (Stockfish's "check squares" and discovered-check
 /// candidates): most moves are then decided by two bit tests.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct CheckInfo {
     their_king: Option<Square>,
     /// `squares[role - 1]`, pawn ..= queen: where a piece of ours of that role would attack
@@ -91,11 +91,7 @@ impl CheckInfo {
         let board = chess.board();
         let us = chess.turn();
         let Some(king) = board.king_of(!us) else {
-            return CheckInfo {
-                their_king: None,
-                squares: [Bitboard(0); 5],
-                discoverers: Bitboard(0),
-            };
+            return CheckInfo::default();
         };
         let occupied = board.occupied();
         let diagonal = attacks::bishop_attacks(king, occupied);

@@ -87,8 +87,9 @@ pub struct Position {
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
     nnue: Option<Box<NnueStack>>,
-    /// Check squares of the position with this key, for `gives_check` on its moves.
-    check_info: Option<(u64, CheckInfo)>,
+    /// Check squares of the position whose key is `check_info_key`, for `gives_check`.
+    check_info: CheckInfo,
+    check_info_key: Option<u64>,
 }
 
 impl Default for Position {
@@ -116,7 +117,8 @@ impl Position {
             eval_cache: EvalCache::default(),
             tablebases: None,
             nnue: None,
-            check_info: None,
+            check_info: CheckInfo::default(),
+            check_info_key: None,
         }
     }
 
@@ -154,15 +156,11 @@ impl Position {
     #[inline]
     pub fn gives_check(&mut self, m: Move) -> bool {
         let frame = &self.frames[self.top];
-        let info = match self.check_info {
-            Some((key, info)) if key == frame.key => info,
-            _ => {
-                let info = CheckInfo::new(&frame.chess);
-                self.check_info = Some((frame.key, info));
-                info
-            }
-        };
-        info.gives_check(&frame.chess, m)
+        if self.check_info_key != Some(frame.key) {
+            self.check_info = CheckInfo::new(&frame.chess);
+            self.check_info_key = Some(frame.key);
+        }
+        self.check_info.gives_check(&frame.chess, m)
     }
 
     /// The network and accumulators, when the network evaluates.
