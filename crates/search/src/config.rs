@@ -334,7 +334,7 @@ impl Default for SearchConfig {
             probcut: false,
             probcut_depth: 5,
             probcut_margin: 100,
-            singular: false,
+            singular: true,
             singular_depth: 8,
             singular_margin: 16,
             singular_double_margin: 20,
