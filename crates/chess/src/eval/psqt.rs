@@ -5,6 +5,8 @@
 
 use shakmaty::{Chess, Color, Move, Position as _, Role, Square};
 
+use crate::nnue::Dirty;
+
 use super::bits::{relative, side};
 use super::build_packed;
 use super::layout::{MATERIAL, PST, pst_square};
@@ -48,50 +50,18 @@ pub fn from_scratch(chess: &Chess) -> i32 {
     })
 }
 
-/// The sum after `m`, legal in `before` (whose sum is `sum`).
+/// The sum after `m`, legal in `before` (whose sum is `sum`): the pieces the move adds and
+/// removes, as the network's accumulator sees them.
 #[inline]
 pub fn after_move(sum: i32, before: &Chess, m: Move) -> i32 {
-    let us = before.turn();
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            let mut sum = sum.wrapping_sub(value(us, role, from)).wrapping_add(value(
-                us,
-                promotion.unwrap_or(role),
-                to,
-            ));
-            if let Some(captured) = capture {
-                sum = sum.wrapping_sub(value(!us, captured, to));
-            }
-            sum
-        }
-        Move::EnPassant { from, to } => sum
-            .wrapping_sub(value(us, Role::Pawn, from))
-            .wrapping_add(value(us, Role::Pawn, to))
-            .wrapping_sub(value(
-                !us,
-                Role::Pawn,
-                Square::from_coords(to.file(), from.rank()),
-            )),
-        Move::Castle { king, rook } => {
-            let side = m
-                .castling_side()
-                .unwrap_or(shakmaty::CastlingSide::KingSide);
-            let rank = king.rank();
-            let king_to = Square::from_coords(side.king_to_file(), rank);
-            let rook_to = Square::from_coords(side.rook_to_file(), rank);
-            sum.wrapping_sub(value(us, Role::King, king))
-                .wrapping_sub(value(us, Role::Rook, rook))
-                .wrapping_add(value(us, Role::King, king_to))
-                .wrapping_add(value(us, Role::Rook, rook_to))
-        }
-        Move::Put { .. } => sum,
-    }
+    let dirty = Dirty::of_move(before, m);
+    let (added, removed) = dirty.changes();
+    let sum = added.fold(sum, |sum, (color, role, square)| {
+        sum.wrapping_add(value(color, role, square))
+    });
+    removed.fold(sum, |sum, (color, role, square)| {
+        sum.wrapping_sub(value(color, role, square))
+    })
 }
 
 #[cfg(test)]

@@ -110,6 +110,21 @@ impl Dirty {
         self.removes += 1;
     }
 
+    /// The pieces added, then the pieces removed, as (colour, role, square).
+    #[inline(always)]
+    pub(crate) fn changes(
+        &self,
+    ) -> (
+        impl Iterator<Item = (Color, Role, Square)> + '_,
+        impl Iterator<Item = (Color, Role, Square)> + '_,
+    ) {
+        let triple = |p: &Placed| (p.color, p.role, p.square);
+        (
+            self.added[..usize::from(self.adds)].iter().map(triple),
+            self.removed[..usize::from(self.removes)].iter().map(triple),
+        )
+    }
+
     /// The changes of legal move `m` in `before`.
     #[inline]
     pub fn of_move(before: &Chess, m: Move) -> Dirty {
