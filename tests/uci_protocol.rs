@@ -185,6 +185,7 @@ fn handshake_lists_every_option() {
         "Ponder",
         "MultiPV",
         "Move Overhead",
+        "TimeNodeShare",
         "UCI_Chess960",
         "NullMove",
         "NullMoveR",

@@ -101,6 +101,7 @@ impl<G: Game> Searcher<G> {
             for rm in root.iter_mut() {
                 rm.previous_score = rm.score;
                 rm.best_at_depth = 0;
+                rm.nodes = 0;
             }
             for pv_index in 0..multipv {
                 let previous = completed.as_ref().map(|_| root[pv_index].previous_score);
@@ -173,6 +174,8 @@ impl<G: Game> Searcher<G> {
                 .collect();
             let best_move = root[0].mv;
             let best_move_changed = previous_best.is_some_and(|m| m != best_move);
+            let best_move_nodes = root[0].nodes;
+            let root_nodes = root.iter().map(|rm| rm.nodes).sum();
             previous_best = Some(best_move);
             let packed: Vec<u16> = root[0].pv.iter().map(|&m| G::encode(m)).collect();
             self.refutation.set(&packed);
@@ -190,6 +193,8 @@ impl<G: Game> Searcher<G> {
                         elapsed: self.start.elapsed(),
                         hashfull,
                         best_move_changed,
+                        best_move_nodes,
+                        root_nodes,
                     };
                     if observer.iteration(&report) == Control::Stop {
                         control = Control::Stop;
@@ -343,6 +348,7 @@ impl<G: Game> Searcher<G> {
                 bound: Bound::Upper,
                 pv: vec![m],
                 best_at_depth: 0,
+                nodes: 0,
             })
             .collect();
         if self.config.tt_move || self.config.knowledge {
@@ -392,6 +398,7 @@ impl<G: Game> Searcher<G> {
             let recapture = self.config.extend_recapture && game.is_recapture(m);
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
             self.move_slots[0] = game.history_index(m) as u32;
+            let nodes_before = self.stats.total_nodes();
             game.play(m);
             let gives_check = game.in_check();
             let extension = self.extension(gives_check, false, recapture, pawn_seventh, 0);
@@ -411,6 +418,7 @@ impl<G: Game> Searcher<G> {
                 }
                 v
             };
+            root[i].nodes += self.stats.total_nodes() - nodes_before;
             if self.stopped {
                 game.undo();
                 break;

@@ -46,6 +46,10 @@ pub struct Iteration<'a, M> {
     pub hashfull: u32,
     /// Whether the best move differs from the previous iteration's.
     pub best_move_changed: bool,
+    /// Nodes the iteration spent under its best move, and under all root moves: time
+    /// management reads a small share as "the choice is not settled".
+    pub best_move_nodes: u64,
+    pub root_nodes: u64,
 }
 
 /// The observer's verdict after an iteration.
@@ -112,6 +116,8 @@ pub(crate) struct RootMove<M> {
     pub pv: Vec<M>,
     /// The iteration in which this move was searched completely and became best.
     pub best_at_depth: u32,
+    /// Nodes searched under this move in the current iteration (re-searches included).
+    pub nodes: u64,
 }
 
 /// One search thread.

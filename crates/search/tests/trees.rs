@@ -4,7 +4,7 @@
 use horizon_search::config::{Algorithm, HistoryWeight, SearchConfig};
 use horizon_search::random_tree::{RandomTree, TreeConfig, negamax};
 use horizon_search::tt::Replacement;
-use horizon_search::{Limits, SearchStats, Searcher, Silent};
+use horizon_search::{Control, Iteration, Limits, Observer, SearchStats, Searcher, Silent};
 
 const SEEDS: [u64; 6] = [1, 2, 3, 4, 5, 6];
 
@@ -515,6 +515,55 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                     );
                     assert_eq!(result.threads.len(), threads);
                 }
+            }
+        }
+    }
+}
+
+/// Records, per iteration, the nodes under the best root move and under all of them.
+struct RootEffort(Vec<(u32, u64, u64)>);
+
+impl<M> Observer<M> for RootEffort {
+    fn iteration(&mut self, report: &Iteration<'_, M>) -> Control {
+        self.0
+            .push((report.depth, report.best_move_nodes, report.root_nodes));
+        Control::Continue
+    }
+}
+
+/// The root moves' node counts (time management's `TimeNodeShare`) cover exactly the
+/// iteration's tree below the root: with one root search per iteration (no aspiration
+/// re-search), their sum is the iteration's nodes minus the root itself.
+#[test]
+fn root_move_nodes_add_up_to_the_iteration() {
+    for seed in SEEDS {
+        for (name, config) in [
+            ("alpha-beta", SearchConfig::exact_bare()),
+            ("defaults without aspiration", {
+                let mut c = SearchConfig::default();
+                c.aspiration = false;
+                c
+            }),
+        ] {
+            let mut game = tree(seed, 7);
+            let mut searcher = Searcher::<RandomTree>::standalone(config, 4);
+            let mut effort = RootEffort(Vec::new());
+            let result = searcher.search(&mut game, &Limits::depth(7), &mut effort);
+            let totals = &result.stats.iteration_nodes;
+            assert_eq!(effort.0.len(), totals.len(), "{name}");
+            let mut before = 0;
+            for (&(depth, best, root), &(total_depth, total)) in effort.0.iter().zip(totals) {
+                assert_eq!(depth, total_depth, "{name}");
+                assert_eq!(
+                    root,
+                    total - before - 1,
+                    "{name}, seed {seed}, depth {depth}"
+                );
+                assert!(
+                    0 < best && best <= root,
+                    "{name}, seed {seed}, depth {depth}"
+                );
+                before = total;
             }
         }
     }

