@@ -789,7 +789,7 @@ fn assert_pv_matches_bestmove(fen: &str, lines: &[String], what: &str) {
     }
 }
 
-/// Issue 19, item 1: `go movetime` searches the time given (minus Move Overhead, 30 ms by
+/// Issue 19, item 1: `go movetime` searches the time given (minus Move Overhead, 10 ms by
 /// default), not a share of it.
 #[test]
 fn movetime_is_used_in_full() {

@@ -28,7 +28,7 @@ pub const ENGINE_AUTHOR: &str = "the Horizon developers";
 const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 65_536;
 const MAX_THREADS: usize = 256;
-const DEFAULT_OVERHEAD_MS: u64 = 30;
+const DEFAULT_OVERHEAD_MS: u64 = 10;
 
 /// Whether the protocol loop goes on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
