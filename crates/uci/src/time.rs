@@ -29,6 +29,15 @@ pub struct TimePlan {
     pub fixed: bool,
 }
 
+/// How many move overheads a low clock keeps out of reach of the hard limit: below nine
+/// overheads on the clock (90 ms at the default 10 ms) the move may only use what lies above
+/// five. A process stalled past its limit (10-15 ms at 2+0.02 on a loaded 2-core machine)
+/// costs the clock more than the plan sees; with an increment the clock settles where each
+/// move's thinking time equals the increment minus that loss, whatever the caps, so the
+/// reserve costs no thinking time there and only raises the level the clock settles at (from
+/// about 20 to 55 ms at 2+0.02 with 15 ms lost a move): a buffer against one longer stall.
+const LOW_CLOCK_RESERVE: u32 = 5;
+
 /// The plan for `go`, or `None` when the search is not timed (depth, nodes, mate,
 /// infinite). `phase` is 24 for a full middlegame down to 0 for bare kings; `white` is the
 /// side to move.
@@ -68,9 +77,13 @@ pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Optio
         .max(Duration::from_millis(1))
         / moves_left;
     // Caps: one move never takes more than a fifth of the clock as a target, nor more than
-    // half of it in the worst case (a loaded machine can stall a process for tens of ms).
-    let soft = share.min(left / 5);
-    let hard = (share * 3).min(left / 2).max(soft);
+    // half of it in the worst case (a loaded machine can stall a process for tens of ms),
+    // and never the last `LOW_CLOCK_RESERVE` overheads of a low clock (see there).
+    let hard_cap = (left / 2)
+        .min(time.saturating_sub(overhead * LOW_CLOCK_RESERVE))
+        .max(Duration::from_millis(1));
+    let soft = share.min(left / 5).min(hard_cap);
+    let hard = (share * 3).min(hard_cap).max(soft);
     Some(TimePlan {
         soft,
         hard,
@@ -209,6 +222,31 @@ mod tests {
                 clock += inc_ms;
             }
         }
+    }
+
+    /// 2+0.02 with the default 10 ms overhead, every move overshooting its hard limit by
+    /// 15 ms (a stalled process on a loaded machine): once the clock is low it settles near
+    /// `LOW_CLOCK_RESERVE` overheads instead of near 20 ms, and never runs out.
+    #[test]
+    fn low_clock_keeps_its_reserve_when_moves_overshoot() {
+        let overhead = Duration::from_millis(10);
+        let stall = 15;
+        let mut clock: i64 = 2000;
+        let mut lowest = clock;
+        for moves in 0..400 {
+            let plan = plan(&go(clock, 20, None), true, 8, overhead).expect("timed");
+            clock -= plan.hard.as_millis() as i64 + stall;
+            assert!(clock > 0, "flagged after {moves} moves");
+            clock += 20;
+            if moves >= 100 {
+                lowest = lowest.min(clock);
+            }
+        }
+        assert!(lowest >= 50, "settled at {lowest} ms");
+        assert!(
+            lowest <= 100,
+            "settled at {lowest} ms: the clock never got low"
+        );
     }
 
     #[test]
