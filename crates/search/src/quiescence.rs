@@ -48,11 +48,15 @@ impl<G: Game> Searcher<G> {
         let tt_move = tt_move.filter(|&m| in_check || game.is_capture(m) || game.is_promotion(m));
 
         let mut best = -INFINITY;
+        // The raw eval is what the table keeps; stand pat and delta pruning use the
+        // corrected one (with `CorrectionHistory`, as the main search's pruning does).
+        let mut raw_eval = -INFINITY;
         let mut eval = -INFINITY;
         if !in_check {
-            eval = hit
+            raw_eval = hit
                 .as_ref()
                 .map_or_else(|| score::clamp_eval(game.evaluate()), |h| h.eval);
+            eval = self.corrected_eval(game, raw_eval);
             if eval >= beta {
                 return if self.config.fail_soft { eval } else { beta };
             }
@@ -155,7 +159,7 @@ impl<G: Game> Searcher<G> {
                 &Store {
                     mv: best_move,
                     value: score::to_table(best, ply),
-                    eval: if in_check { 0 } else { eval },
+                    eval: if in_check { 0 } else { raw_eval },
                     depth: 0,
                     bound,
                     iteration: self.root_depth as u8,
@@ -211,5 +215,49 @@ impl<G: Game> Searcher<G> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::SearchConfig;
+    use crate::game::Game;
+    use crate::random_tree::{RandomTree, TreeConfig};
+    use crate::score;
+    use crate::searcher::Searcher;
+
+    /// With `CorrectionHistory`, standing pat uses the corrected eval: at a node with no
+    /// tactical move, quiescence returns the eval plus the learnt correction (and the eval
+    /// alone when the switch is off).
+    #[test]
+    fn stand_pat_uses_the_corrected_eval() {
+        let tree = TreeConfig {
+            tactical_rate: 0.0,
+            ..TreeConfig::default()
+        };
+        for correction_history in [false, true] {
+            let config = SearchConfig {
+                tt: false,
+                quiescence: true,
+                correction_history,
+                ..SearchConfig::default()
+            };
+            let mut searcher = Searcher::<RandomTree>::standalone(config, 1);
+            // The random tree's key is 0 everywhere: one slot, taught an error of +80.
+            for _ in 0..500 {
+                searcher.correction.update(0, 0, 80, 15);
+            }
+            let learnt = searcher.correction.correction(0);
+            assert_eq!(learnt, 79);
+            let mut game = RandomTree::new(tree.clone());
+            let raw = score::clamp_eval(game.evaluate());
+            let value = searcher.quiescence(&mut game, -score::INFINITY, score::INFINITY, 0, 0);
+            let expected = if correction_history {
+                raw + learnt
+            } else {
+                raw
+            };
+            assert_eq!(value, expected, "correction history {correction_history}");
+        }
     }
 }

@@ -524,7 +524,7 @@ impl<G: Game> Searcher<G> {
 
     /// The static eval plus the correction history's correction (when on).
     #[inline]
-    fn corrected_eval(&mut self, game: &G, raw: i32) -> i32 {
+    pub(crate) fn corrected_eval(&mut self, game: &G, raw: i32) -> i32 {
         if !self.config.correction_history {
             return raw;
         }
