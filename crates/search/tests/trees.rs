@@ -539,11 +539,13 @@ fn root_move_nodes_add_up_to_the_iteration() {
     for seed in SEEDS {
         for (name, config) in [
             ("alpha-beta", SearchConfig::exact_bare()),
-            ("defaults without aspiration", {
-                let mut c = SearchConfig::default();
-                c.aspiration = false;
-                c
-            }),
+            (
+                "defaults without aspiration",
+                SearchConfig {
+                    aspiration: false,
+                    ..SearchConfig::default()
+                },
+            ),
         ] {
             let mut game = tree(seed, 7);
             let mut searcher = Searcher::<RandomTree>::standalone(config, 4);
