@@ -83,7 +83,7 @@ pub fn plan(go: &GoParams, white: bool, phase: u32, overhead: Duration) -> Optio
         .min(time.saturating_sub(overhead * LOW_CLOCK_RESERVE))
         .max(Duration::from_millis(1));
     let soft = share.min(left / 5).min(hard_cap);
-    let hard = (share * 3).min(hard_cap).max(soft);
+    let hard = (share * 3).min(hard_cap); // never below `soft`: share ≤ 3·share, same cap
     Some(TimePlan {
         soft,
         hard,
@@ -112,8 +112,8 @@ const NODE_SHARE_MIN_DEPTH: u32 = 6;
 /// serious rival, so the position is decided sooner; a small share means other moves took
 /// long to refute and the choice is close. A share of 0.6, typical at the depths a fast game
 /// reaches (measured on 40 UHO opening positions at 150 ms a move: medians 0.43-0.72 at
-/// depths 8-12), leaves the target as it is. The idea is that of Stockfish's and Ethereal's node-based time
-/// management; the line and its bounds are Horizon's own.
+/// depths 8-12), leaves the target as it is. The idea is that of Stockfish's and Ethereal's
+/// node-based time management; the line and its bounds are Horizon's own.
 fn node_share_factor(best_move_nodes: u64, root_nodes: u64) -> f64 {
     if root_nodes == 0 {
         return 1.0;
