@@ -15,6 +15,10 @@ use std::ptr::NonNull;
 /// The alignment, and the size from which it is used: one x86-64 huge page.
 const HUGE_PAGE: usize = 2 << 20;
 
+/// The least alignment of any array: one cache line, so that a group of slots the size of a
+/// line sits in exactly one.
+pub(crate) const CACHE_LINE: usize = 64;
+
 /// Types whose all-zero bit pattern is a valid value.
 ///
 /// # Safety
@@ -22,7 +26,7 @@ const HUGE_PAGE: usize = 2 << 20;
 pub(crate) unsafe trait Zeroable: Sized {}
 
 /// An owned, zero-initialised `[T]` of a fixed length, 2 MiB aligned when it is at least
-/// 2 MiB long.
+/// 2 MiB long and cache-line aligned otherwise.
 pub(crate) struct LargeArray<T: Zeroable> {
     ptr: NonNull<T>,
     len: usize,
@@ -49,7 +53,7 @@ impl<T: Zeroable> LargeArray<T> {
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE.max(align_of::<T>())
         } else {
-            align_of::<T>()
+            CACHE_LINE.max(align_of::<T>())
         };
         let layout = Layout::from_size_align(bytes, align).ok()?;
         // SAFETY: `layout` has a non-zero size.
@@ -138,7 +142,8 @@ mod tests {
                     .all(|s| s.0.iter().all(|w| w.load(Relaxed) == 0))
             );
             let addr = array.as_ptr() as usize;
-            assert_eq!(addr % 32, 0);
+            // An empty array allocates nothing: its dangling pointer has only `T`'s alignment.
+            assert_eq!(addr % if len == 0 { 32 } else { CACHE_LINE }, 0);
             if len * 32 >= HUGE_PAGE {
                 assert_eq!(addr % HUGE_PAGE, 0, "len {len}");
             }

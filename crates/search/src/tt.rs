@@ -21,7 +21,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use crate::large_pages::{LargeArray, Zeroable};
+use crate::large_pages::{CACHE_LINE, LargeArray, Zeroable};
 use crate::score::Bound;
 
 /// Bytes per entry.
@@ -59,15 +59,19 @@ pub enum Replacement {
     TwoTier,
     /// Four slots: the new entry evicts the shallowest, oldest entry.
     Bucket,
+    /// Two slots, one 64-byte cache line per probe (issue 17): the eviction rule of
+    /// [`Replacement::Bucket`] over half as many slots.
+    Line,
 }
 
 impl Replacement {
     /// Every policy, for option lists and experiments.
-    pub const ALL: [Replacement; 4] = [
+    pub const ALL: [Replacement; 5] = [
         Replacement::Always,
         Replacement::DepthPreferred,
         Replacement::TwoTier,
         Replacement::Bucket,
+        Replacement::Line,
     ];
 
     /// The policy's name in options and reports.
@@ -77,6 +81,7 @@ impl Replacement {
             Replacement::DepthPreferred => "depth",
             Replacement::TwoTier => "two-tier",
             Replacement::Bucket => "bucket",
+            Replacement::Line => "line",
         }
     }
 
@@ -89,7 +94,7 @@ impl Replacement {
     fn ways(self) -> usize {
         match self {
             Replacement::Always | Replacement::DepthPreferred => 1,
-            Replacement::TwoTier => 2,
+            Replacement::TwoTier | Replacement::Line => 2,
             Replacement::Bucket => MAX_WAYS,
         }
     }
@@ -410,8 +415,14 @@ impl TranspositionTable {
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let group = self.group(key, policy);
-            // A group of four 32-byte entries may span two cache lines.
-            for entry in [group.first(), group.last()].into_iter().flatten() {
+            // A group starts on a cache line when it is one line or less (the array is
+            // line-aligned); a group of four 32-byte entries spans two.
+            let lines = if size_of_val(group) > CACHE_LINE {
+                [group.first(), group.last()]
+            } else {
+                [group.first(), None]
+            };
+            for entry in lines.into_iter().flatten() {
                 // SAFETY: SSE is part of every x86_64 target, and a prefetch is only a hint:
                 // it reads nothing and cannot fault, whatever the address.
                 unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(entry).cast::<i8>()) };
@@ -506,7 +517,7 @@ impl TranspositionTable {
                     put(0)
                 }
             }
-            Replacement::Bucket => {
+            Replacement::Bucket | Replacement::Line => {
                 // An empty slot first, else the lowest `depth - 8 * age` (the first on ties).
                 let worth = |w: &Words| {
                     if w.is_empty() {
@@ -823,6 +834,50 @@ mod tests {
         assert_eq!(tt.probe(d, 0, false, p).unwrap().mv, 4);
         assert_eq!(tt.probe(c, 0, false, p), None);
         assert_eq!(tt.probe(a, 0, false, p).unwrap().mv, 1);
+    }
+
+    #[test]
+    fn a_line_group_is_one_cache_line() {
+        for mib in [0, 1, 4] {
+            let tt = TranspositionTable::new(mib);
+            for key in [0, 1, 2, 3, 0xDEAD_BEEF, u64::MAX] {
+                let group = tt.group(key, Replacement::Line);
+                let addr = group.as_ptr() as usize;
+                assert_eq!(addr % CACHE_LINE, 0, "{mib} MiB, key {key:#x}");
+                assert_eq!(size_of_val(group), CACHE_LINE);
+            }
+        }
+    }
+
+    #[test]
+    fn line_evicts_the_shallower_of_its_two_slots() {
+        let p = Replacement::Line;
+        let tt = TranspositionTable::new(0);
+        let keys = [0, 1, 2, 3].map(|i| sibling(300, i));
+        assert_eq!(tt.store(keys[0], 0, p, &entry(1, 0, 9)), StoreOutcome::New);
+        assert_eq!(tt.store(keys[1], 0, p, &entry(2, 0, 4)), StoreOutcome::New);
+        // A third key evicts the shallower entry (depth 4), even when shallower itself.
+        assert_eq!(
+            tt.store(keys[2], 0, p, &entry(3, 0, 1)),
+            StoreOutcome::Overwrite
+        );
+        assert_eq!(tt.probe(keys[1], 0, false, p), None);
+        assert_eq!(tt.probe(keys[0], 0, false, p).unwrap().depth, 9);
+        assert_eq!(tt.probe(keys[2], 0, false, p).unwrap().depth, 1);
+        // A search later the depth-9 entry is worth 9 - 8 = 1, not more than the fresh
+        // depth-1 one: the first of the tied slots (the old entry) goes.
+        tt.new_search();
+        assert_eq!(
+            tt.store(keys[2], 0, p, &entry(3, 0, 1)),
+            StoreOutcome::SameKey
+        );
+        assert_eq!(
+            tt.store(keys[3], 0, p, &entry(4, 0, 0)),
+            StoreOutcome::Overwrite
+        );
+        assert_eq!(tt.probe(keys[0], 0, false, p), None);
+        assert!(tt.probe(keys[2], 0, false, p).is_some());
+        assert!(tt.probe(keys[3], 0, false, p).is_some());
     }
 
     #[test]

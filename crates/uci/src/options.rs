@@ -135,7 +135,7 @@ macro_rules! spin {
     };
 }
 
-const REPLACEMENTS: &[&str] = &["always", "depth", "two-tier", "bucket"];
+const REPLACEMENTS: &[&str] = &["always", "depth", "two-tier", "bucket", "line"];
 
 /// Every search option, in the order a GUI lists them.
 pub static SEARCH_OPTIONS: &[SearchOption] = &[
