@@ -138,8 +138,10 @@ pub struct SearchConfig {
     pub null_reduction: NullReduction,
     pub null_adaptive_depth: i32,
     pub null_min_depth: i32,
-    /// Verify a null-move cutoff with a reduced search without null moves.
+    /// Verify a null-move cutoff at depth >= `null_verification_depth` with a search of the
+    /// null move's depth in which the side to move may not pass for the next 3/4 of it.
     pub null_verification: bool,
+    pub null_verification_depth: i32,
     /// Store null-move cutoffs in the table (the course notes advise against it).
     pub null_store_tt: bool,
 
@@ -308,6 +310,7 @@ impl Default for SearchConfig {
             null_adaptive_depth: 6,
             null_min_depth: 2,
             null_verification: false,
+            null_verification_depth: 12,
             null_store_tt: false,
             lmr: true,
             lmr_full_depth_moves: 3,

@@ -81,9 +81,9 @@ pub fn null_reduction(
 impl<G: Game> Searcher<G> {
     /// Null-move pruning: if passing still fails high at reduced depth, so will a move.
     /// Not in check, not twice in a row, not in PV nodes, not when the side to move has
-    /// only pawns and king (zugzwang), not at shallow depth. Optional verification search;
-    /// storing null-move cutoffs in the table is an option, off by default as the notes
-    /// advise.
+    /// only pawns and king (zugzwang), not at shallow depth, not for a side a verification
+    /// search has locked. Optional verification search; storing null-move cutoffs in the
+    /// table is an option, off by default as the notes advise.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn null_move(
@@ -107,6 +107,7 @@ impl<G: Game> Searcher<G> {
             || score::is_decisive(beta)
             || !game.null_move_allowed()
             || !game.zugzwang_unlikely()
+            || (ply < self.null_lock_until && ply % 2 == self.null_lock_parity)
         {
             return None;
         }
@@ -141,17 +142,20 @@ impl<G: Game> Searcher<G> {
         } else {
             value
         };
-        if self.config.null_verification {
-            let verified = self.node(
-                game,
-                beta - 1,
-                beta,
-                depth - 1 - r,
-                ply,
-                false,
-                false,
-                false,
-            );
+        // Verification in Stockfish's form (after Tabibi and Netanyahu's verified null
+        // move): at high depth, one verification at a time, the same reduced depth without
+        // the null move for this side over the first 3/4 of it, so a zugzwang the pass hid
+        // shows up as a fail low.
+        if self.config.null_verification
+            && depth >= self.config.null_verification_depth
+            && self.null_lock_until == 0
+        {
+            let verify_depth = depth - 1 - r;
+            self.null_lock_until = ply + (3 * verify_depth.max(0) as usize) / 4;
+            self.null_lock_parity = ply % 2;
+            self.stats.null_verifications += 1;
+            let verified = self.node(game, beta - 1, beta, verify_depth, ply, false, false, false);
+            self.null_lock_until = 0;
             if self.stopped {
                 return None;
             }

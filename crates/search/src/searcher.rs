@@ -156,6 +156,10 @@ pub struct Searcher<G: Game> {
     pub(crate) double_extensions: [u8; MAX_PLY + 2],
     /// Whether the node at each ply is expected to fail high (set by its parent).
     pub(crate) expected_cut: [bool; MAX_PLY + 2],
+    /// Null-move verification: the side to move at plies of this parity may not pass
+    /// before `null_lock_until` (0: no verification under way).
+    pub(crate) null_lock_until: usize,
+    pub(crate) null_lock_parity: usize,
     pub(crate) correction: CorrectionHistory,
     /// Main thread: reports, ages the table, obeys limits; helpers only search.
     pub(crate) is_main: bool,
@@ -200,6 +204,8 @@ impl<G: Game> Searcher<G> {
             excluded: [0; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
             expected_cut: [false; MAX_PLY + 2],
+            null_lock_until: 0,
+            null_lock_parity: 0,
             correction: CorrectionHistory::default(),
             is_main: true,
             busy: None,

@@ -32,6 +32,7 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
     pub null_tries: u64,
     pub null_cutoffs: u64,
+    pub null_verifications: u64,
     pub null_verifications_failed: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
@@ -123,6 +124,7 @@ impl Default for SearchStats {
             first_move_cutoffs: 0,
             null_tries: 0,
             null_cutoffs: 0,
+            null_verifications: 0,
             null_verifications_failed: 0,
             lmr_reductions: 0,
             lmr_researches: 0,
@@ -222,6 +224,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.null_tries += o.null_tries;
         self.null_cutoffs += o.null_cutoffs;
+        self.null_verifications += o.null_verifications;
         self.null_verifications_failed += o.null_verifications_failed;
         self.lmr_reductions += o.lmr_reductions;
         self.lmr_researches += o.lmr_researches;
@@ -308,9 +311,10 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "null: tries {} cutoffs {} failed-verifications {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {}",
+            "null: tries {} cutoffs {} verifications {} failed {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {}",
             self.null_tries,
             self.null_cutoffs,
+            self.null_verifications,
             self.null_verifications_failed,
             self.lmr_reductions,
             self.lmr_researches,

@@ -354,6 +354,7 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             SearchConfig {
                 null_move: true,
                 null_verification: true,
+                null_verification_depth: 2,
                 null_store_tt: true,
                 tt: true,
                 ..bare.clone()
@@ -426,7 +427,17 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
         for seed in SEEDS {
             let (_, s) = run(&config, seed, depth);
             assert!(s.null_cutoffs <= s.null_tries, "{name}");
-            assert!(s.null_verifications_failed <= s.null_tries, "{name}");
+            assert!(
+                s.null_verifications <= s.null_cutoffs + s.null_verifications_failed,
+                "{name}"
+            );
+            assert!(
+                s.null_verifications_failed <= s.null_verifications,
+                "{name}"
+            );
+            if config.null_verification {
+                assert!(s.null_verifications > 0, "{name}: never verified");
+            }
             assert!(s.lmr_researches <= s.lmr_reductions, "{name}");
             assert!(s.first_move_cutoffs <= s.beta_cutoffs, "{name}");
             assert!(

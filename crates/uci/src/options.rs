@@ -320,7 +320,15 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     check!(
         "NullMoveVerification",
         null_verification,
-        "verify null-move cutoffs"
+        "verify null-move cutoffs at high depth"
+    ),
+    spin!(
+        "NullMoveVerificationDepth",
+        null_verification_depth,
+        i32,
+        1,
+        64,
+        "verify null-move cutoffs from this depth"
     ),
     check!(
         "NullMoveStoreTT",
