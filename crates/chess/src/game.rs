@@ -41,6 +41,14 @@ impl Game for Position {
         self.set_track_key128(on);
     }
 
+    fn set_mop_up(&mut self, on: bool) {
+        Position::set_mop_up(self, on);
+    }
+
+    fn mop_up_evaluations(&self) -> u64 {
+        Position::mop_up_evaluations(self)
+    }
+
     #[inline]
     fn ply(&self) -> usize {
         Position::ply(self)

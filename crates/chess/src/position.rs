@@ -83,6 +83,10 @@ pub struct Position {
     pawn_table: PawnTable,
     /// Classic evaluations by key (per position, so per search thread).
     eval_cache: EvalCache,
+    /// The evaluation's mop-up gradient (`MopUp`), applied by the classic evaluation, and
+    /// how many evaluations it changed.
+    mop_up: bool,
+    mop_up_evals: u64,
     /// Endgame tables the search probes (shared by every thread's copy).
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
@@ -115,6 +119,8 @@ impl Position {
             track_key128: false,
             pawn_table: PawnTable::default(),
             eval_cache: EvalCache::default(),
+            mop_up: false,
+            mop_up_evals: 0,
             tablebases: None,
             nnue: None,
             check_info: CheckInfo::default(),
@@ -132,8 +138,9 @@ impl Position {
             None => {
                 let pawn_table = &mut self.pawn_table;
                 let frame = &self.frames[self.top];
+                let mop_up = self.mop_up.then_some(&mut self.mop_up_evals);
                 self.eval_cache.get_or_insert(frame.key, || {
-                    eval::evaluate_with_psqt(chess, pawn_table, frame.psqt)
+                    eval::evaluate_with_psqt(chess, pawn_table, frame.psqt, mop_up)
                 })
             }
         }
@@ -141,8 +148,23 @@ impl Position {
 
     /// The classic evaluation, whichever evaluation the search uses.
     pub fn evaluate_classic(&mut self) -> i32 {
-        let chess = &self.frames[self.top].chess;
-        eval::evaluate_with(chess, &mut self.pawn_table)
+        let frame = &self.frames[self.top];
+        let mop_up = self.mop_up.then_some(&mut self.mop_up_evals);
+        eval::evaluate_with_psqt(&frame.chess, &mut self.pawn_table, frame.psqt, mop_up)
+    }
+
+    /// Evaluations the mop-up gradient changed so far.
+    pub fn mop_up_evaluations(&self) -> u64 {
+        self.mop_up_evals
+    }
+
+    /// Turns the classic evaluation's mop-up gradient on or off (`eval/endgame.rs`);
+    /// cached evaluations made the other way are dropped.
+    pub fn set_mop_up(&mut self, on: bool) {
+        if on != self.mop_up {
+            self.mop_up = on;
+            self.eval_cache = EvalCache::default();
+        }
     }
 
     /// Evaluates with `network` (kernels `simd`, or the best available if the processor

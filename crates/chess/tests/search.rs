@@ -343,6 +343,35 @@ fn the_evaluation_caches_count_each_search_apart() {
     assert_eq!(hits, first.pawn_cache_hits + second.pawn_cache_hits);
 }
 
+/// `MopUp` reaches the search: in a won pawnless ending its gradient changes evaluations
+/// (counted) and the root score; off, nothing is counted and the search is the tuned one.
+#[test]
+fn mop_up_changes_the_evaluations_of_pawnless_endings() {
+    let fen = "8/6k1/3R4/8/5K1n/8/8/8 w - - 0 1";
+    let run = |mop_up: bool| {
+        let mut pos = Position::from_fen(fen).expect("valid");
+        let config = SearchConfig {
+            mop_up,
+            ..SearchConfig::default()
+        };
+        let result = search(&mut pos, config, &Limits::depth(8));
+        let best = result.best_move.expect("a move");
+        assert!(pos.moves().contains(&best), "illegal {best:?}");
+        result
+    };
+    let off = run(false);
+    let on = run(true);
+    assert_eq!(off.stats.mop_up_evals, 0);
+    assert!(on.stats.mop_up_evals > 100, "{}", on.stats.mop_up_evals);
+    assert!(
+        on.stats.mop_up_evals <= on.stats.eval_cache_probes - on.stats.eval_cache_hits,
+        "counted once per evaluation computed"
+    );
+    // Rook against knight is scaled to a small edge; the gradient adds to it.
+    assert!(off.score.abs() < 100, "{}", off.score);
+    assert!(on.score > off.score, "{} vs {}", on.score, off.score);
+}
+
 /// The evaluation cache returns what the evaluation computes: the same value from a cold
 /// and a warm cache, at every position of a search's tree and of random games.
 #[test]

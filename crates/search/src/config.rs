@@ -94,6 +94,11 @@ pub struct SearchConfig {
     /// Use the table's best move first.
     pub tt_move: bool,
 
+    // Evaluation hints the search hands to the game (`Game::set_mop_up`).
+    /// Mop-up: in won pawnless endings the evaluation drives the defending king to the
+    /// edge (chess: `eval/endgame.rs`).
+    pub mop_up: bool,
+
     // Move ordering.
     /// Knowledge heuristic: winning/equal captures by SEE and MVV-LVA first, promotions,
     /// losing captures last.
@@ -288,6 +293,7 @@ impl Default for SearchConfig {
             tt_replacement: Replacement::Bucket,
             tt_wide_keys: false,
             tt_move: true,
+            mop_up: false,
             knowledge: true,
             knowledge_see: true,
             killers: true,
@@ -390,6 +396,7 @@ impl SearchConfig {
             tt_replacement: Replacement::Always,
             tt_wide_keys: false,
             tt_move: false,
+            mop_up: false,
             knowledge: false,
             knowledge_see: false,
             killers: false,

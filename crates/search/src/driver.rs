@@ -43,7 +43,8 @@ impl<G: Game> Searcher<G> {
         self.stopped = false;
         self.in_presearch = false;
         self.root_ply = game.ply();
-        let eval_cache_start = game.eval_cache_counters();
+        game.set_mop_up(self.config.mop_up);
+        let eval_cache_start = (game.eval_cache_counters(), game.mop_up_evaluations());
         // The root's static eval, for `improving` two plies down.
         self.static_evals[0] = if game.in_check() {
             -INFINITY
@@ -241,9 +242,11 @@ impl<G: Game> Searcher<G> {
         result
     }
 
-    /// The evaluation caches' probes and hits since `start` (the counters at the search's start).
-    fn count_eval_cache(&mut self, game: &G, start: [(u64, u64); 2]) {
+    /// The evaluation caches' probes and hits, and the mop-up's evaluations, since the
+    /// search's start (`start`: the counters then).
+    fn count_eval_cache(&mut self, game: &G, (start, mop_up_start): ([(u64, u64); 2], u64)) {
         let [(probes, hits), (pawn_probes, pawn_hits)] = game.eval_cache_counters();
+        self.stats.mop_up_evals = game.mop_up_evaluations() - mop_up_start;
         self.stats.eval_cache_probes = probes - start[0].0;
         self.stats.eval_cache_hits = hits - start[0].1;
         self.stats.pawn_cache_probes = pawn_probes - start[1].0;

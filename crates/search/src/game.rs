@@ -62,6 +62,13 @@ pub trait Game: Clone + Send + 'static {
     fn key_extension(&self) -> u64;
     /// Asks the game to maintain `key_extension` (128-bit keys on) or not.
     fn set_wide_keys(&mut self, on: bool);
+    /// Turns the evaluation's mop-up gradient on or off (`SearchConfig::mop_up`); a game
+    /// without one ignores it.
+    fn set_mop_up(&mut self, _on: bool) {}
+    /// Evaluations the mop-up gradient has changed so far (a running count).
+    fn mop_up_evaluations(&self) -> u64 {
+        0
+    }
     /// Plies played since the game object was set up (game history plus search path).
     fn ply(&self) -> usize;
     /// Moves since the last irreversible move (for guarding TT cutoffs near a move rule).

@@ -101,6 +101,9 @@ pub struct SearchStats {
     /// cache's misses): probes and hits during the search.
     pub pawn_cache_probes: u64,
     pub pawn_cache_hits: u64,
+    /// Evaluations the game's mop-up gradient changed (`MopUp`; chess: won pawnless
+    /// endings), cached ones not counted again.
+    pub mop_up_evals: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -172,6 +175,7 @@ impl Default for SearchStats {
             eval_cache_hits: 0,
             pawn_cache_probes: 0,
             pawn_cache_hits: 0,
+            mop_up_evals: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -270,6 +274,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.eval_cache_hits += o.eval_cache_hits;
         self.pawn_cache_probes += o.pawn_cache_probes;
         self.pawn_cache_hits += o.pawn_cache_hits;
+        self.mop_up_evals += o.mop_up_evals;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -379,13 +384,14 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); staged generation: cutoffs before quiet generation {}",
+            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); mop-up evaluations {}; staged generation: cutoffs before quiet generation {}",
             self.eval_cache_probes,
             self.eval_cache_hits,
             pct(self.eval_cache_hits, self.eval_cache_probes),
             self.pawn_cache_probes,
             self.pawn_cache_hits,
             pct(self.pawn_cache_hits, self.pawn_cache_probes),
+            self.mop_up_evals,
             self.staged_quiet_skips
         )
     }

@@ -173,7 +173,8 @@ impl Engine {
             }
             Command::Display => self.display(),
             Command::Eval => {
-                let breakdown = horizon_chess::eval::breakdown(self.position.chess());
+                let breakdown =
+                    horizon_chess::eval::breakdown_with(self.position.chess(), self.config.mop_up);
                 self.out.info_string(&breakdown.to_string());
                 if let Some(network) = &self.evaluation.network {
                     let mut position = Position::from_chess(
@@ -439,7 +440,13 @@ impl Engine {
                 Some(option) => {
                     let mut config = self.config.clone();
                     match option.set(&mut config, value_text) {
-                        Ok(()) => self.set_config(|c| *c = config),
+                        Ok(()) => {
+                            if config.mop_up != self.config.mop_up {
+                                // Stored static evaluations had the other gradient.
+                                self.tt.clear();
+                            }
+                            self.set_config(|c| *c = config);
+                        }
                         Err(e) => self.out.info_string(&format!("error: {e}; unchanged")),
                     }
                 }

@@ -188,6 +188,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     ),
     check!("TTMove", tt_move, "table move first"),
     check!(
+        "MopUp",
+        mop_up,
+        "drive the defending king to the edge in won pawnless endings"
+    ),
+    check!(
         "Knowledge",
         knowledge,
         "knowledge heuristic: captures by SEE/MVV-LVA"

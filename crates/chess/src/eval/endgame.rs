@@ -121,3 +121,31 @@ pub(crate) fn scale(ctx: &Context, eg_white: i32) -> i32 {
     }
     SCALE_NORMAL
 }
+
+/// Centipawns per step of the defending king away from the centre (Manhattan, 0..=6).
+const MOP_UP_EDGE: i32 = 10;
+/// Centipawns per step the kings are closer than 7 apart (Chebyshev).
+const MOP_UP_KINGS: i32 = 4;
+
+/// Mop-up (White's view): in a pawnless ending where one side has a rook's worth or more
+/// and more material than the other, a gradient towards the defending king on the edge
+/// and the attacking king next to it. The drawish scale leaves such endings (KR v KB,
+/// KR v KN, KQ v KR ...) a flat score; the gradient lets the search steer into the
+/// configurations where the win lies instead of choosing among equal scores.
+pub(crate) fn mop_up(ctx: &Context) -> i32 {
+    if ctx.pieces[0][0] | ctx.pieces[1][0] != 0 {
+        return 0;
+    }
+    let units = [piece_units(ctx, 0), piece_units(ctx, 1)];
+    let strong = if units[0] > units[1] { 0 } else { 1 };
+    let weak = strong ^ 1;
+    if units[strong] <= units[weak] || units[strong] < 5 {
+        return 0;
+    }
+    let weak_king = ctx.king[weak];
+    let centre = |c: usize| (3 - c as i32).max(c as i32 - 4);
+    let edge = centre(weak_king % 8) + centre(weak_king / 8);
+    let kings = distance(ctx.king[strong], weak_king);
+    let score = MOP_UP_EDGE * edge + MOP_UP_KINGS * (7 - kings);
+    if strong == 0 { score } else { -score }
+}

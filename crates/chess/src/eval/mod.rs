@@ -30,7 +30,7 @@ use shakmaty::{Chess, Color, Position as _, Role};
 pub use cache::EvalCache;
 pub use pawns::PawnTable;
 pub(crate) use pawns::pawn_key;
-pub use trace::{EvalBreakdown, Features, breakdown, features};
+pub use trace::{EvalBreakdown, Features, breakdown, breakdown_with, features};
 
 use bits::side;
 use layout::NUM_WEIGHTS;
@@ -256,23 +256,35 @@ pub(crate) fn compute<S: Sink>(
 /// Static evaluation in centipawns from the side to move's point of view, with a pawn hash.
 #[inline]
 pub fn evaluate_with(chess: &Chess, pawn_table: &mut PawnTable) -> i32 {
-    finish(chess, Some(pawn_table), None)
+    finish(chess, Some(pawn_table), None, None)
 }
 
 /// [`evaluate_with`] given the position's material and piece-square sum
-/// ([`psqt::from_scratch`], kept up to date by [`psqt::after_move`]).
+/// ([`psqt::from_scratch`], kept up to date by [`psqt::after_move`]), with the mop-up
+/// gradient ([`endgame::mop_up`]) when `mop_up` is given: it counts the evaluations the
+/// gradient changed.
 #[inline]
-pub(crate) fn evaluate_with_psqt(chess: &Chess, pawn_table: &mut PawnTable, psqt: i32) -> i32 {
-    finish(chess, Some(pawn_table), Some(psqt))
+pub(crate) fn evaluate_with_psqt(
+    chess: &Chess,
+    pawn_table: &mut PawnTable,
+    psqt: i32,
+    mop_up: Option<&mut u64>,
+) -> i32 {
+    finish(chess, Some(pawn_table), Some(psqt), mop_up)
 }
 
 /// Static evaluation without a pawn hash (tests, tools).
 pub fn evaluate(chess: &Chess) -> i32 {
-    finish(chess, None, None)
+    finish(chess, None, None, None)
 }
 
 #[inline(always)]
-fn finish(chess: &Chess, pawn_table: Option<&mut PawnTable>, psqt: Option<i32>) -> i32 {
+fn finish(
+    chess: &Chess,
+    pawn_table: Option<&mut PawnTable>,
+    psqt: Option<i32>,
+    mop_up: Option<&mut u64>,
+) -> i32 {
     let mut scorer = Scorer::default();
     let mut ctx = Context::new(chess);
     let special = compute(chess, &mut ctx, &mut scorer, pawn_table, psqt);
@@ -281,7 +293,15 @@ fn finish(chess: &Chess, pawn_table: Option<&mut PawnTable>, psqt: Option<i32>) 
         Special::Linear { phase } => {
             let w = scorer.white();
             let (mg, eg) = (unpack_mg(w), unpack_eg(w));
-            taper(mg, eg, phase, endgame::scale(&ctx, eg))
+            let gradient = match mop_up {
+                Some(count) => {
+                    let gradient = endgame::mop_up(&ctx);
+                    *count += u64::from(gradient != 0);
+                    gradient
+                }
+                None => 0,
+            };
+            taper(mg, eg, phase, endgame::scale(&ctx, eg)) + gradient
         }
     };
     match chess.turn() {

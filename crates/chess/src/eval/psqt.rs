@@ -152,7 +152,7 @@ mod tests {
             );
             let mut table = PawnTable::default();
             assert_eq!(
-                eval::evaluate_with_psqt(&chess, &mut table, fresh),
+                eval::evaluate_with_psqt(&chess, &mut table, fresh, None),
                 eval::evaluate(&chess)
             );
             checked += 1;

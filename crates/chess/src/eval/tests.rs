@@ -226,6 +226,60 @@ fn drawish_endings_are_scaled() {
 }
 
 #[test]
+fn mop_up_drives_the_defending_king_to_the_edge() {
+    // Rook against bishop, White to move in both: the same material, the black king in
+    // the centre or on the edge next to the white king.
+    let centre = chess("8/8/3bk3/8/8/3RK3/8/8 w - - 0 1");
+    let edge = chess("4k3/1b6/4K3/8/8/3R4/8/8 w - - 0 1");
+    let mut table = PawnTable::default();
+    let value = |pos: &Chess, table: &mut PawnTable, on: bool| {
+        let mut count = 0;
+        let counter = on.then_some(&mut count);
+        evaluate_with_psqt(pos, table, psqt::from_scratch(pos), counter)
+    };
+    // Off, the evaluation is the tuned one.
+    assert_eq!(value(&centre, &mut table, false), evaluate(&centre));
+    let gradient =
+        |pos: &Chess, table: &mut PawnTable| value(pos, table, true) - value(pos, table, false);
+    // Black king on e6: one step from the centre squares, three from the white king.
+    assert_eq!(gradient(&centre, &mut table), 10 + 4 * (7 - 3));
+    // On e8: three steps from the centre, two from the white king.
+    assert_eq!(gradient(&edge, &mut table), 10 * 3 + 4 * (7 - 2));
+    // The gradient is the stronger side's, whoever moves; the colour mirror (the weak
+    // side to move again) scores the same.
+    let black_to_move = chess("4k3/1b6/4K3/8/8/3R4/8/8 b - - 0 1");
+    assert_eq!(
+        gradient(&black_to_move, &mut table),
+        -(10 * 3 + 4 * (7 - 2))
+    );
+    assert_eq!(
+        gradient(&mirrored(&black_to_move), &mut table),
+        -(10 * 3 + 4 * (7 - 2))
+    );
+    // A position's cached evaluation follows the switch both ways.
+    let mut position = Position::from_fen("4k3/1b6/4K3/8/8/3R4/8/8 w - - 0 1").expect("fen");
+    assert_eq!(position.evaluate(), evaluate(&edge));
+    position.set_mop_up(true);
+    assert_eq!(position.evaluate(), value(&edge, &mut table, true));
+    assert_eq!(position.mop_up_evaluations(), 1);
+    position.set_mop_up(false);
+    assert_eq!(position.evaluate(), evaluate(&edge));
+    assert_eq!(position.mop_up_evaluations(), 1);
+    // The breakdown shows it and agrees.
+    let b = breakdown_with(&edge, true);
+    assert_eq!(b.mop_up, 10 * 3 + 4 * (7 - 2));
+    assert_eq!(b.score, value(&edge, &mut table, true));
+    // No gradient with a pawn on the board, with equal material or below a rook.
+    for fen in [
+        "4k3/1b6/4K3/8/8/3R4/7P/8 w - - 0 1",
+        "4k3/1r6/4K3/8/8/3R4/8/8 w - - 0 1",
+        "4k3/1n6/4K3/8/8/3B4/8/8 w - - 0 1",
+    ] {
+        assert_eq!(gradient(&chess(fen), &mut table), 0, "{fen}");
+    }
+}
+
+#[test]
 fn king_safety_prefers_the_shelter() {
     let castled = evaluate(&chess(
         "r1bq1rk1/pppp1ppp/2n5/2b5/2B5/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1",

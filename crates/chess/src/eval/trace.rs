@@ -63,7 +63,9 @@ pub struct EvalBreakdown {
     pub terms: Vec<(Term, [(i32, i32); 2])>,
     /// Set when a rule scored the position directly (White's view), bypassing the terms.
     pub direct: Option<(&'static str, i32)>,
-    /// The tapered, scaled sum from White's view.
+    /// The mop-up gradient (White's view; 0 unless asked for and the ending has one).
+    pub mop_up: i32,
+    /// The tapered, scaled sum from White's view, with the mop-up gradient.
     pub white: i32,
     /// The final score from the side to move's view: equal to [`super::evaluate`].
     pub score: i32,
@@ -71,6 +73,11 @@ pub struct EvalBreakdown {
 
 /// The evaluation of `chess` with its terms.
 pub fn breakdown(chess: &Chess) -> EvalBreakdown {
+    breakdown_with(chess, false)
+}
+
+/// [`breakdown`] with the mop-up gradient (`MopUp`) when `mop_up`.
+pub fn breakdown_with(chess: &Chess, mop_up: bool) -> EvalBreakdown {
     let mut tracer = Tracer::new();
     let mut ctx = Context::new(chess);
     let special = compute(chess, &mut ctx, &mut tracer, None, None);
@@ -78,19 +85,27 @@ pub fn breakdown(chess: &Chess) -> EvalBreakdown {
         .iter()
         .map(|&t| (t, tracer.terms[t as usize]))
         .collect();
-    let (phase, scale, white, direct) = match special {
+    let (phase, scale, white, direct, mop_up) = match special {
         Special::Direct(score) => {
             let why = if score == 0 {
                 "insufficient material"
             } else {
                 "KBN against K"
             };
-            (super::phase(&ctx), SCALE_NORMAL, score, Some((why, score)))
+            (
+                super::phase(&ctx),
+                SCALE_NORMAL,
+                score,
+                Some((why, score)),
+                0,
+            )
         }
         Special::Linear { phase } => {
             let (mg, eg) = tracer.white_sums();
             let scale = endgame::scale(&ctx, eg);
-            (phase, scale, taper(mg, eg, phase, scale), None)
+            let mop_up = if mop_up { endgame::mop_up(&ctx) } else { 0 };
+            let white = taper(mg, eg, phase, scale) + mop_up;
+            (phase, scale, white, None, mop_up)
         }
     };
     let score = if chess.turn() == Color::White {
@@ -104,6 +119,7 @@ pub fn breakdown(chess: &Chess) -> EvalBreakdown {
         scale,
         terms,
         direct,
+        mop_up,
         white,
         score,
     }
@@ -142,11 +158,16 @@ impl fmt::Display for EvalBreakdown {
         )?;
         match self.direct {
             Some((why, score)) => writeln!(f, "Scored by rule ({why}): {score:+} (White view)")?,
-            None => writeln!(
-                f,
-                "Phase {}/{}, endgame scale {}/{}; tapered (White view) {:+}",
-                self.phase, MAX_PHASE, self.scale, SCALE_NORMAL, self.white
-            )?,
+            None => {
+                if self.mop_up != 0 {
+                    writeln!(f, "Mop-up (White view): {:+}", self.mop_up)?;
+                }
+                writeln!(
+                    f,
+                    "Phase {}/{}, endgame scale {}/{}; tapered (White view) {:+}",
+                    self.phase, MAX_PHASE, self.scale, SCALE_NORMAL, self.white
+                )?
+            }
         }
         let side = if self.turn == Color::White {
             "white"
