@@ -1,6 +1,6 @@
 //! Chess as a [`horizon_search::Game`]: the search core's view of a [`Position`].
 
-use horizon_search::{Draw, Game, NoMoves, TableOutcome};
+use horizon_search::{Draw, EvalKnowledge, Game, NoMoves, TableOutcome};
 use shakmaty::{Color, Move, MoveList, Position as _, Rank, Role};
 
 use crate::encoding::PackedMove;
@@ -41,12 +41,12 @@ impl Game for Position {
         self.set_track_key128(on);
     }
 
-    fn set_mop_up(&mut self, on: bool) {
-        Position::set_mop_up(self, on);
+    fn set_eval_knowledge(&mut self, knowledge: EvalKnowledge) {
+        Position::set_eval_knowledge(self, knowledge);
     }
 
-    fn mop_up_evaluations(&self) -> u64 {
-        Position::mop_up_evaluations(self)
+    fn eval_knowledge_counts(&self) -> [u64; 2] {
+        Position::eval_knowledge_counts(self)
     }
 
     #[inline]

@@ -15,6 +15,8 @@ use shakmaty::{
 
 use std::sync::Arc;
 
+use horizon_search::EvalKnowledge;
+
 use crate::check::CheckInfo;
 use crate::error::{MoveParseError, PositionParseError};
 use crate::eval::{self, EvalCache, PawnTable};
@@ -83,10 +85,10 @@ pub struct Position {
     pawn_table: PawnTable,
     /// Classic evaluations by key (per position, so per search thread).
     eval_cache: EvalCache,
-    /// The evaluation's mop-up gradient (`MopUp`), applied by the classic evaluation, and
-    /// how many evaluations it changed.
-    mop_up: bool,
-    mop_up_evals: u64,
+    /// The classic evaluation's switchable knowledge (`MopUp`, `KPKBitbase`), and how many
+    /// evaluations each changed.
+    knowledge: EvalKnowledge,
+    knowledge_counts: [u64; 2],
     /// Endgame tables the search probes (shared by every thread's copy).
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
@@ -119,8 +121,8 @@ impl Position {
             track_key128: false,
             pawn_table: PawnTable::default(),
             eval_cache: EvalCache::default(),
-            mop_up: false,
-            mop_up_evals: 0,
+            knowledge: EvalKnowledge::default(),
+            knowledge_counts: [0; 2],
             tablebases: None,
             nnue: None,
             check_info: CheckInfo::default(),
@@ -138,9 +140,9 @@ impl Position {
             None => {
                 let pawn_table = &mut self.pawn_table;
                 let frame = &self.frames[self.top];
-                let mop_up = self.mop_up.then_some(&mut self.mop_up_evals);
+                let knowledge = (self.knowledge, &mut self.knowledge_counts);
                 self.eval_cache.get_or_insert(frame.key, || {
-                    eval::evaluate_with_psqt(chess, pawn_table, frame.psqt, mop_up)
+                    eval::evaluate_with_psqt(chess, pawn_table, frame.psqt, knowledge)
                 })
             }
         }
@@ -149,20 +151,21 @@ impl Position {
     /// The classic evaluation, whichever evaluation the search uses.
     pub fn evaluate_classic(&mut self) -> i32 {
         let frame = &self.frames[self.top];
-        let mop_up = self.mop_up.then_some(&mut self.mop_up_evals);
-        eval::evaluate_with_psqt(&frame.chess, &mut self.pawn_table, frame.psqt, mop_up)
+        let knowledge = (self.knowledge, &mut self.knowledge_counts);
+        eval::evaluate_with_psqt(&frame.chess, &mut self.pawn_table, frame.psqt, knowledge)
     }
 
-    /// Evaluations the mop-up gradient changed so far.
-    pub fn mop_up_evaluations(&self) -> u64 {
-        self.mop_up_evals
+    /// Evaluations the switchable knowledge changed so far: by the mop-up gradient, and
+    /// scored by the KPK bitbase.
+    pub fn eval_knowledge_counts(&self) -> [u64; 2] {
+        self.knowledge_counts
     }
 
-    /// Turns the classic evaluation's mop-up gradient on or off (`eval/endgame.rs`);
-    /// cached evaluations made the other way are dropped.
-    pub fn set_mop_up(&mut self, on: bool) {
-        if on != self.mop_up {
-            self.mop_up = on;
+    /// Sets the classic evaluation's switchable knowledge (`eval/endgame.rs`,
+    /// `eval/kpk.rs`); cached evaluations made with other switches are dropped.
+    pub fn set_eval_knowledge(&mut self, knowledge: EvalKnowledge) {
+        if knowledge != self.knowledge {
+            self.knowledge = knowledge;
             self.eval_cache = EvalCache::default();
         }
     }

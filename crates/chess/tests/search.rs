@@ -372,6 +372,27 @@ fn mop_up_changes_the_evaluations_of_pawnless_endings() {
     assert!(on.score > off.score, "{} vs {}", on.score, off.score);
 }
 
+/// `KPKBitbase` reaches the search: a rook-pawn ending the classic evaluation calls a clear
+/// edge is an exact draw with the bitbase (counted), and the search says so.
+#[test]
+fn the_kpk_bitbase_settles_a_drawn_rook_pawn_ending() {
+    let fen = "7k/8/6K1/7P/8/8/8/8 w - - 0 1";
+    let run = |kpk_bitbase: bool| {
+        let mut pos = Position::from_fen(fen).expect("valid");
+        let config = SearchConfig {
+            kpk_bitbase,
+            ..SearchConfig::default()
+        };
+        search(&mut pos, config, &Limits::depth(6))
+    };
+    let off = run(false);
+    let on = run(true);
+    assert_eq!(off.stats.kpk_evals, 0);
+    assert!(on.stats.kpk_evals > 0);
+    assert!(off.score > 100, "{}", off.score);
+    assert_eq!(on.score, 0);
+}
+
 /// The evaluation cache returns what the evaluation computes: the same value from a cold
 /// and a warm cache, at every position of a search's tree and of random games.
 #[test]

@@ -212,3 +212,62 @@ fn bad_table_directories_and_files_are_reported_and_skipped() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&empty);
 }
+
+/// The KPK bitbase (`KPKBitbase`) agrees with the Syzygy KPvK table on every legal position
+/// of king and pawn against king, either colour's pawn, either side to move: the evaluation
+/// is positive exactly where the side to move wins, negative where it loses, 0 where drawn.
+#[test]
+fn the_kpk_bitbase_agrees_with_the_tables_everywhere() {
+    use horizon_chess::shakmaty::{Board, Chess, Color, FromSetup, Piece, Setup, Square};
+    use horizon_chess::{CastlingMode, eval};
+    use horizon_search::EvalKnowledge;
+    let Some(tables) = open_tables() else { return };
+    let kpk = EvalKnowledge {
+        kpk_bitbase: true,
+        ..EvalKnowledge::default()
+    };
+    let (mut checked, mut wins) = (0u32, 0u32);
+    for strong in [Color::White, Color::Black] {
+        for pawn in 8..56u32 {
+            for strong_king in 0..64u32 {
+                for weak_king in 0..64u32 {
+                    for turn in [Color::White, Color::Black] {
+                        if [pawn, strong_king].contains(&weak_king) || pawn == strong_king {
+                            continue;
+                        }
+                        let mut board = Board::empty();
+                        board.set_piece_at(
+                            Square::new(pawn),
+                            Piece::from_char(if strong == Color::White { 'P' } else { 'p' })
+                                .expect("pawn"),
+                        );
+                        board.set_piece_at(Square::new(strong_king), strong.king());
+                        board.set_piece_at(Square::new(weak_king), (!strong).king());
+                        let mut setup = Setup::empty();
+                        setup.board = board;
+                        setup.turn = turn;
+                        let Ok(chess) = Chess::from_setup(setup, CastlingMode::Standard) else {
+                            continue;
+                        };
+                        let wdl = wdl_number(tables.probe_wdl(&chess).expect("KPvK"));
+                        let score = eval::breakdown_with(&chess, kpk).score;
+                        assert_eq!(
+                            score.signum(),
+                            wdl.signum(),
+                            "{}: WDL {wdl}, score {score}",
+                            horizon_chess::shakmaty::fen::Fen::from_position(
+                                &chess,
+                                horizon_chess::shakmaty::EnPassantMode::Legal
+                            )
+                        );
+                        checked += 1;
+                        wins += u32::from(wdl != 0);
+                    }
+                }
+            }
+        }
+    }
+    println!("{checked} positions, {wins} decided");
+    assert!(checked > 600_000, "{checked}");
+    assert!(wins > checked / 2, "{wins} of {checked}");
+}

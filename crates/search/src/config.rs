@@ -94,10 +94,12 @@ pub struct SearchConfig {
     /// Use the table's best move first.
     pub tt_move: bool,
 
-    // Evaluation hints the search hands to the game (`Game::set_mop_up`).
+    // Evaluation knowledge the search hands to the game (`Game::set_eval_knowledge`).
     /// Mop-up: in won pawnless endings the evaluation drives the defending king to the
     /// edge (chess: `eval/endgame.rs`).
     pub mop_up: bool,
+    /// King and pawn against king scored exactly by a bitbase (chess: `eval/kpk.rs`).
+    pub kpk_bitbase: bool,
 
     // Move ordering.
     /// Knowledge heuristic: winning/equal captures by SEE and MVV-LVA first, promotions,
@@ -294,6 +296,7 @@ impl Default for SearchConfig {
             tt_wide_keys: false,
             tt_move: true,
             mop_up: false,
+            kpk_bitbase: false,
             knowledge: true,
             knowledge_see: true,
             killers: true,
@@ -383,7 +386,22 @@ impl Default for SearchConfig {
     }
 }
 
+/// The switches of the game's evaluation, handed to the game at the start of each search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalKnowledge {
+    pub mop_up: bool,
+    pub kpk_bitbase: bool,
+}
+
 impl SearchConfig {
+    /// The evaluation's switches of this configuration.
+    pub fn eval_knowledge(&self) -> EvalKnowledge {
+        EvalKnowledge {
+            mop_up: self.mop_up,
+            kpk_bitbase: self.kpk_bitbase,
+        }
+    }
+
     /// Plain alpha-beta (fail-hard) with iterative deepening, a quiescence search and
     /// mate scores, and no other enhancement: the baseline of ablations.
     pub fn bare() -> Self {
@@ -397,6 +415,7 @@ impl SearchConfig {
             tt_wide_keys: false,
             tt_move: false,
             mop_up: false,
+            kpk_bitbase: false,
             knowledge: false,
             knowledge_see: false,
             killers: false,

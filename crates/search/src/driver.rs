@@ -43,8 +43,8 @@ impl<G: Game> Searcher<G> {
         self.stopped = false;
         self.in_presearch = false;
         self.root_ply = game.ply();
-        game.set_mop_up(self.config.mop_up);
-        let eval_cache_start = (game.eval_cache_counters(), game.mop_up_evaluations());
+        game.set_eval_knowledge(self.config.eval_knowledge());
+        let eval_cache_start = (game.eval_cache_counters(), game.eval_knowledge_counts());
         // The root's static eval, for `improving` two plies down.
         self.static_evals[0] = if game.in_check() {
             -INFINITY
@@ -242,11 +242,13 @@ impl<G: Game> Searcher<G> {
         result
     }
 
-    /// The evaluation caches' probes and hits, and the mop-up's evaluations, since the
-    /// search's start (`start`: the counters then).
-    fn count_eval_cache(&mut self, game: &G, (start, mop_up_start): ([(u64, u64); 2], u64)) {
+    /// The evaluation caches' probes and hits, and the evaluations the switchable knowledge
+    /// changed, since the search's start (the counters then).
+    fn count_eval_cache(&mut self, game: &G, (start, knowledge): ([(u64, u64); 2], [u64; 2])) {
         let [(probes, hits), (pawn_probes, pawn_hits)] = game.eval_cache_counters();
-        self.stats.mop_up_evals = game.mop_up_evaluations() - mop_up_start;
+        let [mop_up, kpk] = game.eval_knowledge_counts();
+        self.stats.mop_up_evals = mop_up - knowledge[0];
+        self.stats.kpk_evals = kpk - knowledge[1];
         self.stats.eval_cache_probes = probes - start[0].0;
         self.stats.eval_cache_hits = hits - start[0].1;
         self.stats.pawn_cache_probes = pawn_probes - start[1].0;

@@ -5,6 +5,8 @@
 
 use std::fmt::Debug;
 
+use crate::config::EvalKnowledge;
+
 /// Why a position is drawn without searching it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Draw {
@@ -62,12 +64,13 @@ pub trait Game: Clone + Send + 'static {
     fn key_extension(&self) -> u64;
     /// Asks the game to maintain `key_extension` (128-bit keys on) or not.
     fn set_wide_keys(&mut self, on: bool);
-    /// Turns the evaluation's mop-up gradient on or off (`SearchConfig::mop_up`); a game
-    /// without one ignores it.
-    fn set_mop_up(&mut self, _on: bool) {}
-    /// Evaluations the mop-up gradient has changed so far (a running count).
-    fn mop_up_evaluations(&self) -> u64 {
-        0
+    /// Sets the evaluation's switchable knowledge (`SearchConfig::eval_knowledge`); a game
+    /// without such knowledge ignores it.
+    fn set_eval_knowledge(&mut self, _knowledge: EvalKnowledge) {}
+    /// Evaluations the knowledge has changed so far (running counts): by the mop-up
+    /// gradient, and scored by the KPK bitbase.
+    fn eval_knowledge_counts(&self) -> [u64; 2] {
+        [0, 0]
     }
     /// Plies played since the game object was set up (game history plus search path).
     fn ply(&self) -> usize;

@@ -173,8 +173,10 @@ impl Engine {
             }
             Command::Display => self.display(),
             Command::Eval => {
-                let breakdown =
-                    horizon_chess::eval::breakdown_with(self.position.chess(), self.config.mop_up);
+                let breakdown = horizon_chess::eval::breakdown_with(
+                    self.position.chess(),
+                    self.config.eval_knowledge(),
+                );
                 self.out.info_string(&breakdown.to_string());
                 if let Some(network) = &self.evaluation.network {
                     let mut position = Position::from_chess(
@@ -441,7 +443,11 @@ impl Engine {
                     let mut config = self.config.clone();
                     match option.set(&mut config, value_text) {
                         Ok(()) => {
-                            if config.mop_up != self.config.mop_up {
+                            if config.kpk_bitbase {
+                                // Built here, before any clock runs.
+                                horizon_chess::eval::kpk::prepare();
+                            }
+                            if config.eval_knowledge() != self.config.eval_knowledge() {
                                 // Stored static evaluations had the other gradient.
                                 self.tt.clear();
                             }

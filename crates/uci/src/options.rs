@@ -193,6 +193,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "drive the defending king to the edge in won pawnless endings"
     ),
     check!(
+        "KPKBitbase",
+        kpk_bitbase,
+        "score king and pawn against king exactly"
+    ),
+    check!(
         "Knowledge",
         knowledge,
         "knowledge heuristic: captures by SEE/MVV-LVA"

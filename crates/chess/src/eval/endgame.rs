@@ -2,8 +2,10 @@
 //! half towards 0, and KBN against K is scored directly, driving the lone king to a corner
 //! of the bishop's colour. (Insufficient material is scored 0 before any term runs.)
 
+use shakmaty::{Chess, Color, Position as _, Role};
+
 use super::bits::{DARK_SQUARES, FILE_A, FILE_H, distance};
-use super::{Context, SCALE_NORMAL};
+use super::{Context, SCALE_NORMAL, kpk};
 
 /// Value of a known win of KBN against K before the mating-net bonus.
 const KBN_WIN: i32 = 800;
@@ -148,4 +150,37 @@ pub(crate) fn mop_up(ctx: &Context) -> i32 {
     let kings = distance(ctx.king[strong], weak_king);
     let score = MOP_UP_EDGE * edge + MOP_UP_KINGS * (7 - kings);
     if strong == 0 { score } else { -score }
+}
+
+/// Value of a won king and pawn against king, before the pawn's progress.
+const KPK_WIN: i32 = 500;
+/// Centipawns per rank the pawn has advanced, so that a won KPK is pushed home.
+const KPK_RANK: i32 = 20;
+
+/// King and pawn against king by the bitbase (White's view), or `None` for other material:
+/// 0 when drawn, [`KPK_WIN`] plus the pawn's progress when won.
+pub(crate) fn kpk_score(chess: &Chess) -> Option<i32> {
+    let board = chess.board();
+    if board.occupied().count() != 3 || board.pawns().count() != 1 {
+        return None;
+    }
+    let pawn_square = board.pawns().first()?;
+    let strong = board.color_at(pawn_square)?;
+    let king = |color: Color| board.king_of(color).map(usize::from);
+    let (wk, bk) = (king(strong)?, king(!strong)?);
+    // Seen from the pawn's side: Black's pieces are flipped to White's ranks.
+    let flip = |sq: usize| if strong == Color::White { sq } else { sq ^ 56 };
+    let pawn = flip(usize::from(pawn_square));
+    let wins = kpk::white_wins(flip(wk), pawn, flip(bk), chess.turn() == strong);
+    let score = if wins {
+        KPK_WIN + KPK_RANK * (pawn / 8) as i32
+    } else {
+        0
+    };
+    debug_assert_eq!(board.role_at(pawn_square), Some(Role::Pawn));
+    Some(if strong == Color::White {
+        score
+    } else {
+        -score
+    })
 }

@@ -16,6 +16,7 @@ mod bits;
 mod cache;
 mod endgame;
 mod king;
+pub mod kpk;
 pub mod layout;
 mod passed;
 mod pawns;
@@ -25,6 +26,7 @@ mod threats;
 pub mod trace;
 pub mod weights;
 
+use horizon_search::EvalKnowledge;
 use shakmaty::{Chess, Color, Position as _, Role};
 
 pub use cache::EvalCache;
@@ -256,26 +258,31 @@ pub(crate) fn compute<S: Sink>(
 /// Static evaluation in centipawns from the side to move's point of view, with a pawn hash.
 #[inline]
 pub fn evaluate_with(chess: &Chess, pawn_table: &mut PawnTable) -> i32 {
-    finish(chess, Some(pawn_table), None, None)
+    finish(
+        chess,
+        Some(pawn_table),
+        None,
+        (EvalKnowledge::default(), &mut [0; 2]),
+    )
 }
 
 /// [`evaluate_with`] given the position's material and piece-square sum
-/// ([`psqt::from_scratch`], kept up to date by [`psqt::after_move`]), with the mop-up
-/// gradient ([`endgame::mop_up`]) when `mop_up` is given: it counts the evaluations the
-/// gradient changed.
+/// ([`psqt::from_scratch`], kept up to date by [`psqt::after_move`]), with the knowledge
+/// switched on in `knowledge`, whose counts go up by the evaluations each piece changed
+/// (mop-up, KPK bitbase).
 #[inline]
 pub(crate) fn evaluate_with_psqt(
     chess: &Chess,
     pawn_table: &mut PawnTable,
     psqt: i32,
-    mop_up: Option<&mut u64>,
+    knowledge: (EvalKnowledge, &mut [u64; 2]),
 ) -> i32 {
-    finish(chess, Some(pawn_table), Some(psqt), mop_up)
+    finish(chess, Some(pawn_table), Some(psqt), knowledge)
 }
 
 /// Static evaluation without a pawn hash (tests, tools).
 pub fn evaluate(chess: &Chess) -> i32 {
-    finish(chess, None, None, None)
+    finish(chess, None, None, (EvalKnowledge::default(), &mut [0; 2]))
 }
 
 #[inline(always)]
@@ -283,8 +290,17 @@ fn finish(
     chess: &Chess,
     pawn_table: Option<&mut PawnTable>,
     psqt: Option<i32>,
-    mop_up: Option<&mut u64>,
+    (knowledge, counts): (EvalKnowledge, &mut [u64; 2]),
 ) -> i32 {
+    if knowledge.kpk_bitbase
+        && let Some(white) = endgame::kpk_score(chess)
+    {
+        counts[1] += 1;
+        return match chess.turn() {
+            Color::White => white,
+            Color::Black => -white,
+        };
+    }
     let mut scorer = Scorer::default();
     let mut ctx = Context::new(chess);
     let special = compute(chess, &mut ctx, &mut scorer, pawn_table, psqt);
@@ -293,14 +309,12 @@ fn finish(
         Special::Linear { phase } => {
             let w = scorer.white();
             let (mg, eg) = (unpack_mg(w), unpack_eg(w));
-            let gradient = match mop_up {
-                Some(count) => {
-                    let gradient = endgame::mop_up(&ctx);
-                    *count += u64::from(gradient != 0);
-                    gradient
-                }
-                None => 0,
+            let gradient = if knowledge.mop_up {
+                endgame::mop_up(&ctx)
+            } else {
+                0
             };
+            counts[0] += u64::from(gradient != 0);
             taper(mg, eg, phase, endgame::scale(&ctx, eg)) + gradient
         }
     };

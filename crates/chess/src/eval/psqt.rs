@@ -152,7 +152,12 @@ mod tests {
             );
             let mut table = PawnTable::default();
             assert_eq!(
-                eval::evaluate_with_psqt(&chess, &mut table, fresh, None),
+                eval::evaluate_with_psqt(
+                    &chess,
+                    &mut table,
+                    fresh,
+                    (Default::default(), &mut [0; 2])
+                ),
                 eval::evaluate(&chess)
             );
             checked += 1;

@@ -5,6 +5,7 @@ use shakmaty::{CastlingMode, EnPassantMode, FromSetup, Position as _, PositionEr
 
 use super::*;
 use crate::{Position, START_FEN};
+use horizon_search::EvalKnowledge;
 
 fn chess(fen: &str) -> Chess {
     Position::from_fen(fen)
@@ -233,9 +234,16 @@ fn mop_up_drives_the_defending_king_to_the_edge() {
     let edge = chess("4k3/1b6/4K3/8/8/3R4/8/8 w - - 0 1");
     let mut table = PawnTable::default();
     let value = |pos: &Chess, table: &mut PawnTable, on: bool| {
-        let mut count = 0;
-        let counter = on.then_some(&mut count);
-        evaluate_with_psqt(pos, table, psqt::from_scratch(pos), counter)
+        let knowledge = EvalKnowledge {
+            mop_up: on,
+            ..EvalKnowledge::default()
+        };
+        evaluate_with_psqt(
+            pos,
+            table,
+            psqt::from_scratch(pos),
+            (knowledge, &mut [0; 2]),
+        )
     };
     // Off, the evaluation is the tuned one.
     assert_eq!(value(&centre, &mut table, false), evaluate(&centre));
@@ -259,14 +267,18 @@ fn mop_up_drives_the_defending_king_to_the_edge() {
     // A position's cached evaluation follows the switch both ways.
     let mut position = Position::from_fen("4k3/1b6/4K3/8/8/3R4/8/8 w - - 0 1").expect("fen");
     assert_eq!(position.evaluate(), evaluate(&edge));
-    position.set_mop_up(true);
+    let mop_up = EvalKnowledge {
+        mop_up: true,
+        ..EvalKnowledge::default()
+    };
+    position.set_eval_knowledge(mop_up);
     assert_eq!(position.evaluate(), value(&edge, &mut table, true));
-    assert_eq!(position.mop_up_evaluations(), 1);
-    position.set_mop_up(false);
+    assert_eq!(position.eval_knowledge_counts(), [1, 0]);
+    position.set_eval_knowledge(EvalKnowledge::default());
     assert_eq!(position.evaluate(), evaluate(&edge));
-    assert_eq!(position.mop_up_evaluations(), 1);
+    assert_eq!(position.eval_knowledge_counts(), [1, 0]);
     // The breakdown shows it and agrees.
-    let b = breakdown_with(&edge, true);
+    let b = breakdown_with(&edge, mop_up);
     assert_eq!(b.mop_up, 10 * 3 + 4 * (7 - 2));
     assert_eq!(b.score, value(&edge, &mut table, true));
     // No gradient with a pawn on the board, with equal material or below a rook.
@@ -330,4 +342,37 @@ fn bench_evaluate() {
         table
     );
     println!("{}", breakdown(&chess(FENS[3])));
+}
+
+#[test]
+fn kpk_bitbase_scores_exactly_when_asked() {
+    let kpk = EvalKnowledge {
+        kpk_bitbase: true,
+        ..EvalKnowledge::default()
+    };
+    let with = |fen: &str| {
+        let mut position = Position::from_fen(fen).expect("fen");
+        position.set_eval_knowledge(kpk);
+        let score = position.evaluate();
+        assert_eq!(position.eval_knowledge_counts(), [0, 1], "{fen}");
+        assert_eq!(breakdown_with(position.chess(), kpk).score, score, "{fen}");
+        score
+    };
+    // Won: the king in front of its pawn on the sixth, either side to move; the score is
+    // the pawn's side's and grows with the pawn's rank.
+    let won = with("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1");
+    assert_eq!(won, 500 + 20 * 4);
+    assert_eq!(with("4k3/8/4K3/4P3/8/8/8/8 b - - 0 1"), -won);
+    // The colour mirror: Black's pawn, the same verdict for the side to move.
+    assert_eq!(with("8/8/8/8/4p3/4k3/8/4K3 b - - 0 1"), won);
+    // Drawn: the rook pawn with the defender in the corner; the classic evaluation calls
+    // it a clear edge.
+    let fen = "7k/8/7K/7P/8/8/8/8 w - - 0 1";
+    assert_eq!(with(fen), 0);
+    assert!(evaluate(&chess(fen)) > 100, "{}", evaluate(&chess(fen)));
+    // Other material is not the bitbase's.
+    let mut position = Position::from_fen("4k3/8/4K3/4P3/8/8/3P4/8 w - - 0 1").expect("fen");
+    position.set_eval_knowledge(kpk);
+    position.evaluate();
+    assert_eq!(position.eval_knowledge_counts(), [0, 0]);
 }

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use horizon_search::EvalKnowledge;
 use shakmaty::{Chess, Color, Position as _};
 
 use super::layout::{BLOCKS, NUM_WEIGHTS, Term, block_of};
@@ -73,11 +74,11 @@ pub struct EvalBreakdown {
 
 /// The evaluation of `chess` with its terms.
 pub fn breakdown(chess: &Chess) -> EvalBreakdown {
-    breakdown_with(chess, false)
+    breakdown_with(chess, EvalKnowledge::default())
 }
 
-/// [`breakdown`] with the mop-up gradient (`MopUp`) when `mop_up`.
-pub fn breakdown_with(chess: &Chess, mop_up: bool) -> EvalBreakdown {
+/// [`breakdown`] with the switchable knowledge of `knowledge` (`MopUp`, `KPKBitbase`).
+pub fn breakdown_with(chess: &Chess, knowledge: EvalKnowledge) -> EvalBreakdown {
     let mut tracer = Tracer::new();
     let mut ctx = Context::new(chess);
     let special = compute(chess, &mut ctx, &mut tracer, None, None);
@@ -85,7 +86,19 @@ pub fn breakdown_with(chess: &Chess, mop_up: bool) -> EvalBreakdown {
         .iter()
         .map(|&t| (t, tracer.terms[t as usize]))
         .collect();
+    let kpk = if knowledge.kpk_bitbase {
+        endgame::kpk_score(chess)
+    } else {
+        None
+    };
     let (phase, scale, white, direct, mop_up) = match special {
+        _ if let Some(score) = kpk => (
+            super::phase(&ctx),
+            SCALE_NORMAL,
+            score,
+            Some(("KPK bitbase", score)),
+            0,
+        ),
         Special::Direct(score) => {
             let why = if score == 0 {
                 "insufficient material"
@@ -103,7 +116,11 @@ pub fn breakdown_with(chess: &Chess, mop_up: bool) -> EvalBreakdown {
         Special::Linear { phase } => {
             let (mg, eg) = tracer.white_sums();
             let scale = endgame::scale(&ctx, eg);
-            let mop_up = if mop_up { endgame::mop_up(&ctx) } else { 0 };
+            let mop_up = if knowledge.mop_up {
+                endgame::mop_up(&ctx)
+            } else {
+                0
+            };
             let white = taper(mg, eg, phase, scale) + mop_up;
             (phase, scale, white, None, mop_up)
         }
