@@ -86,6 +86,10 @@ pub fn config_from(bare: bool, assignments: &[String]) -> Result<SearchConfig> {
     for assignment in assignments {
         options::apply_assignment(&mut config, assignment)?;
     }
+    if config.kpk_bitbase {
+        // Built before any search is timed.
+        horizon_chess::eval::kpk::prepare();
+    }
     Ok(config)
 }
 

@@ -166,7 +166,7 @@ impl Position {
     pub fn set_eval_knowledge(&mut self, knowledge: EvalKnowledge) {
         if knowledge != self.knowledge {
             self.knowledge = knowledge;
-            self.eval_cache = EvalCache::default();
+            self.eval_cache.clear();
         }
     }
 

@@ -190,12 +190,12 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     check!(
         "MopUp",
         mop_up,
-        "drive the defending king to the edge in won pawnless endings"
+        "classic evaluation: drive the defending king to the edge in won pawnless endings"
     ),
     check!(
         "KPKBitbase",
         kpk_bitbase,
-        "score king and pawn against king exactly"
+        "classic evaluation: score king and pawn against king exactly"
     ),
     check!(
         "Knowledge",

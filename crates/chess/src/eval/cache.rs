@@ -61,6 +61,11 @@ impl EvalCache {
         eval
     }
 
+    /// Forgets every evaluation (the counters go on).
+    pub fn clear(&mut self) {
+        self.entries.fill(0);
+    }
+
     /// (hits, probes) since creation.
     pub fn counters(&self) -> (u64, u64) {
         (self.hits, self.probes)
@@ -70,6 +75,17 @@ impl EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clear_forgets_the_values_and_keeps_the_counters() {
+        let mut cache = EvalCache::default();
+        assert_eq!(cache.get_or_insert(42, || 7), 7);
+        cache.clear();
+        assert_eq!(cache.get_or_insert(42, || 9), 9, "recomputed after clear");
+        assert_eq!(cache.counters(), (0, 2));
+        assert_eq!(cache.get_or_insert(42, || 11), 9);
+        assert_eq!(cache.counters(), (1, 3));
+    }
 
     #[test]
     fn returns_the_computed_value_then_the_cached_one() {

@@ -133,7 +133,8 @@ const MOP_UP_KINGS: i32 = 4;
 /// and more material than the other, a gradient towards the defending king on the edge
 /// and the attacking king next to it. The drawish scale leaves such endings (KR v KB,
 /// KR v KN, KQ v KR ...) a flat score; the gradient lets the search steer into the
-/// configurations where the win lies instead of choosing among equal scores.
+/// configurations where the win lies instead of choosing among equal scores. Not applied
+/// where [`scale`] says the ending cannot be won (two knights).
 pub(crate) fn mop_up(ctx: &Context) -> i32 {
     if ctx.pieces[0][0] | ctx.pieces[1][0] != 0 {
         return 0;

@@ -309,13 +309,13 @@ fn finish(
         Special::Linear { phase } => {
             let w = scorer.white();
             let (mg, eg) = (unpack_mg(w), unpack_eg(w));
-            let gradient = if knowledge.mop_up {
-                endgame::mop_up(&ctx)
-            } else {
-                0
-            };
-            counts[0] += u64::from(gradient != 0);
-            taper(mg, eg, phase, endgame::scale(&ctx, eg)) + gradient
+            let scale = endgame::scale(&ctx, eg);
+            let mut gradient = 0;
+            if knowledge.mop_up && scale != 0 {
+                gradient = endgame::mop_up(&ctx);
+                counts[0] += u64::from(gradient != 0);
+            }
+            taper(mg, eg, phase, scale) + gradient
         }
     };
     match chess.turn() {

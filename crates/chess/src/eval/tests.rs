@@ -286,6 +286,8 @@ fn mop_up_drives_the_defending_king_to_the_edge() {
         "4k3/1b6/4K3/8/8/3R4/7P/8 w - - 0 1",
         "4k3/1r6/4K3/8/8/3R4/8/8 w - - 0 1",
         "4k3/1n6/4K3/8/8/3B4/8/8 w - - 0 1",
+        // Two knights cannot force mate: scaled to 0, and no gradient either.
+        "4k3/8/4K3/8/8/3NN3/8/8 w - - 0 1",
     ] {
         assert_eq!(gradient(&chess(fen), &mut table), 0, "{fen}");
     }

@@ -116,7 +116,7 @@ pub fn breakdown_with(chess: &Chess, knowledge: EvalKnowledge) -> EvalBreakdown 
         Special::Linear { phase } => {
             let (mg, eg) = tracer.white_sums();
             let scale = endgame::scale(&ctx, eg);
-            let mop_up = if knowledge.mop_up {
+            let mop_up = if knowledge.mop_up && scale != 0 {
                 endgame::mop_up(&ctx)
             } else {
                 0
