@@ -343,21 +343,26 @@ fn the_evaluation_caches_count_each_search_apart() {
     assert_eq!(hits, first.pawn_cache_hits + second.pawn_cache_hits);
 }
 
+/// A search of `fen` to `depth` with `config`, whose best move must be legal.
+fn search_fen(fen: &str, config: SearchConfig, depth: u32) -> SearchResult<Move> {
+    let mut pos = Position::from_fen(fen).expect("valid");
+    let result = search(&mut pos, config, &Limits::depth(depth));
+    let best = result.best_move.expect("a move");
+    assert!(pos.moves().contains(&best), "illegal {best:?}");
+    result
+}
+
 /// `MopUp` reaches the search: in a won pawnless ending its gradient changes evaluations
 /// (counted) and the root score; off, nothing is counted and the search is the tuned one.
 #[test]
 fn mop_up_changes_the_evaluations_of_pawnless_endings() {
     let fen = "8/6k1/3R4/8/5K1n/8/8/8 w - - 0 1";
     let run = |mop_up: bool| {
-        let mut pos = Position::from_fen(fen).expect("valid");
         let config = SearchConfig {
             mop_up,
             ..SearchConfig::default()
         };
-        let result = search(&mut pos, config, &Limits::depth(8));
-        let best = result.best_move.expect("a move");
-        assert!(pos.moves().contains(&best), "illegal {best:?}");
-        result
+        search_fen(fen, config, 8)
     };
     let off = run(false);
     let on = run(true);
@@ -378,12 +383,11 @@ fn mop_up_changes_the_evaluations_of_pawnless_endings() {
 fn the_kpk_bitbase_settles_a_drawn_rook_pawn_ending() {
     let fen = "7k/8/6K1/7P/8/8/8/8 w - - 0 1";
     let run = |kpk_bitbase: bool| {
-        let mut pos = Position::from_fen(fen).expect("valid");
         let config = SearchConfig {
             kpk_bitbase,
             ..SearchConfig::default()
         };
-        search(&mut pos, config, &Limits::depth(6))
+        search_fen(fen, config, 6)
     };
     let off = run(false);
     let on = run(true);

@@ -2,7 +2,7 @@
 //! half towards 0, and KBN against K is scored directly, driving the lone king to a corner
 //! of the bishop's colour. (Insufficient material is scored 0 before any term runs.)
 
-use shakmaty::{Chess, Color, Position as _, Role};
+use shakmaty::{Chess, Color, Position as _};
 
 use super::bits::{DARK_SQUARES, FILE_A, FILE_H, distance};
 use super::{Context, SCALE_NORMAL, kpk};
@@ -178,7 +178,6 @@ pub(crate) fn kpk_score(chess: &Chess) -> Option<i32> {
     } else {
         0
     };
-    debug_assert_eq!(board.role_at(pawn_square), Some(Role::Pawn));
     Some(if strong == Color::White {
         score
     } else {
