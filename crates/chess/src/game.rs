@@ -105,6 +105,11 @@ impl Game for Position {
     }
 
     #[inline]
+    fn non_pawn_pieces(&self) -> u32 {
+        Position::non_pawn_pieces(self, self.turn())
+    }
+
+    #[inline]
     fn evaluate(&mut self) -> i32 {
         self.evaluate()
     }

@@ -656,6 +656,12 @@ impl Position {
         (board.by_color(color) & !board.pawns() & !board.kings()).any()
     }
 
+    /// How many pieces other than pawns and king `color` has.
+    pub fn non_pawn_pieces(&self, color: Color) -> u32 {
+        let board = self.chess().board();
+        (board.by_color(color) & !board.pawns() & !board.kings()).count() as u32
+    }
+
     /// The current position as FEN.
     pub fn fen(&self) -> String {
         Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()

@@ -352,6 +352,12 @@ fn search_fen(fen: &str, config: SearchConfig, depth: u32) -> SearchResult<Move>
     result
 }
 
+/// The legal move `text` (UCI notation) of `fen`.
+fn uci(fen: &str, text: &str) -> Move {
+    let pos = Position::from_fen(fen).expect("valid");
+    pos.parse_uci(text).expect("legal")
+}
+
 /// `MopUp` reaches the search: in a won pawnless ending its gradient changes evaluations
 /// (counted) and the root score; off, nothing is counted and the search is the tuned one.
 #[test]
@@ -395,6 +401,43 @@ fn the_kpk_bitbase_settles_a_drawn_rook_pawn_ending() {
     assert!(on.stats.kpk_evals > 0);
     assert!(off.score > 100, "{}", off.score);
     assert_eq!(on.score, 0);
+}
+
+/// The null move's piece rules (`null_min_pieces`, `null_verification_endgame`) reach the
+/// search and find zugzwangs that the classic rule hides (ZPTS.22 and ZPTS.24 of
+/// `zugzwang.epd`).
+#[test]
+fn null_move_piece_rules_find_zugzwangs() {
+    // Queen against queen: each side has one piece, so with two required no null is tried.
+    let queens = "8/p7/1p6/p7/kq1Q4/8/K7/8 w - - 0 1";
+    let classic = search_fen(queens, SearchConfig::default(), 8);
+    assert!(classic.stats.null_tries > 0);
+    let two = SearchConfig {
+        null_min_pieces: 2,
+        ..SearchConfig::default()
+    };
+    let spared = search_fen(queens, two.clone(), 12);
+    assert_eq!(spared.stats.null_tries, 0);
+    assert_eq!(spared.best_move, Some(uci(queens, "d4d3")));
+
+    // Rook and knight against rook: Black to move must find Ne8.
+    let knight = "1r4RK/2n5/7k/8/8/8/8/8 b - - 0 1";
+    let found = search_fen(knight, two, 8);
+    assert_eq!(found.best_move, Some(uci(knight, "c7e8")));
+    let verified = search_fen(
+        knight,
+        SearchConfig {
+            null_verification_endgame: true,
+            ..SearchConfig::default()
+        },
+        8,
+    );
+    assert!(verified.stats.null_endgame_verifications > 0);
+    assert_eq!(
+        verified.stats.null_endgame_verifications,
+        verified.stats.null_verifications
+    );
+    assert_eq!(classic.stats.null_endgame_verifications, 0);
 }
 
 /// The evaluation cache returns what the evaluation computes: the same value from a cold

@@ -145,10 +145,18 @@ pub struct SearchConfig {
     pub null_reduction: NullReduction,
     pub null_adaptive_depth: i32,
     pub null_min_depth: i32,
+    /// Null move only where the side to move has at least this many pieces besides pawns
+    /// and king (`Game::non_pawn_pieces`): 1 is the classic rule (any piece); 2 also spares
+    /// a lone piece, where zugzwang is common.
+    pub null_min_pieces: u32,
     /// Verify a null-move cutoff at depth >= `null_verification_depth` with a search of the
     /// null move's depth in which the side to move may not pass for the next 3/4 of it.
     pub null_verification: bool,
     pub null_verification_depth: i32,
+    /// Verify every null-move cutoff, at any depth, where the side to move has at most two
+    /// pieces besides pawns and king (`Game::non_pawn_pieces`), as Fruit verifies in the
+    /// endgame. The same search as `null_verification`, nested when it must be.
+    pub null_verification_endgame: bool,
     /// Store null-move cutoffs in the table (the course notes advise against it).
     pub null_store_tt: bool,
 
@@ -318,8 +326,10 @@ impl Default for SearchConfig {
             null_reduction: NullReduction::Dynamic,
             null_adaptive_depth: 6,
             null_min_depth: 2,
+            null_min_pieces: 1,
             null_verification: false,
             null_verification_depth: 12,
+            null_verification_endgame: false,
             null_store_tt: false,
             lmr: true,
             lmr_full_depth_moves: 3,
@@ -430,6 +440,7 @@ impl SearchConfig {
             aspiration: false,
             null_move: false,
             null_verification: false,
+            null_verification_endgame: false,
             null_store_tt: false,
             lmr: false,
             lmr_log_table: false,

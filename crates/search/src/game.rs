@@ -98,6 +98,12 @@ pub trait Game: Clone + Send + 'static {
     /// Whether zugzwang is unlikely enough for null-move pruning (chess: the side to move
     /// has a piece other than pawns and king).
     fn zugzwang_unlikely(&self) -> bool;
+    /// How many pieces the side to move has that make zugzwang unlikely (chess: pieces
+    /// other than pawns and king). Asked by `null_min_pieces` and
+    /// `null_verification_endgame` only; a game without zugzwang keeps the default.
+    fn non_pawn_pieces(&self) -> u32 {
+        u32::MAX
+    }
 
     /// Static evaluation from the side to move's point of view. Mutable so a game may keep
     /// evaluation caches (chess: evaluations by key, the pawn hash).

@@ -78,10 +78,14 @@ pub fn null_reduction(
     }
 }
 
+/// `null_verification_endgame` verifies where the side to move has at most this many pieces
+/// besides pawns and king (Fruit's endgame condition).
+const ENDGAME_VERIFICATION_PIECES: u32 = 2;
+
 impl<G: Game> Searcher<G> {
     /// Null-move pruning: if passing still fails high at reduced depth, so will a move.
     /// Not in check, not twice in a row, not in PV nodes, not when the side to move has
-    /// only pawns and king (zugzwang), not at shallow depth, not for a side a verification
+    /// only pawns and king (zugzwang) or fewer pieces than `null_min_pieces`, not at shallow depth, not for a side a verification
     /// search has locked. Optional verification search; storing null-move cutoffs in the
     /// table is an option, off by default as the notes advise.
     #[allow(clippy::too_many_arguments)]
@@ -108,6 +112,7 @@ impl<G: Game> Searcher<G> {
             || !game.null_move_allowed()
             || !game.zugzwang_unlikely()
             || (ply < self.null_lock_until && ply % 2 == self.null_lock_parity)
+            || (config.null_min_pieces > 1 && game.non_pawn_pieces() < config.null_min_pieces)
         {
             return None;
         }
@@ -145,17 +150,22 @@ impl<G: Game> Searcher<G> {
         // Verification in Stockfish's form (after Tabibi and Netanyahu's verified null
         // move): at high depth, one verification at a time, the same reduced depth without
         // the null move for this side over the first 3/4 of it, so a zugzwang the pass hid
-        // shows up as a fail low.
-        if self.config.null_verification
-            && depth >= self.config.null_verification_depth
-            && self.null_lock_until == 0
-        {
+        // shows up as a fail low. With `null_verification_endgame`, every cutoff where the
+        // side to move has few pieces is verified, at any depth (Fruit's endgame rule).
+        let deep = self.config.null_verification && depth >= self.config.null_verification_depth;
+        let thin = self.config.null_verification_endgame
+            && game.non_pawn_pieces() <= ENDGAME_VERIFICATION_PIECES;
+        if (deep && self.null_lock_until == 0) || thin {
+            if thin && !deep {
+                self.stats.null_endgame_verifications += 1;
+            }
             let verify_depth = depth - 1 - r;
+            let outer_lock = (self.null_lock_until, self.null_lock_parity);
             self.null_lock_until = ply + (3 * verify_depth.max(0) as usize) / 4;
             self.null_lock_parity = ply % 2;
             self.stats.null_verifications += 1;
             let verified = self.node(game, beta - 1, beta, verify_depth, ply, false, false, false);
-            self.null_lock_until = 0;
+            (self.null_lock_until, self.null_lock_parity) = outer_lock;
             if self.stopped {
                 return None;
             }

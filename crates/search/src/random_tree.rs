@@ -170,6 +170,7 @@ struct Salts {
     token: u64,
     noise: u64,
     risk: u64,
+    thin: u64,
 }
 
 impl Salts {
@@ -186,6 +187,7 @@ impl Salts {
             token: s(8),
             noise: s(9),
             risk: s(10),
+            thin: s(11),
         }
     }
 }
@@ -481,6 +483,12 @@ impl Game for RandomTree {
     #[inline]
     fn zugzwang_unlikely(&self) -> bool {
         true
+    }
+
+    /// 1 to 4, by the state's key, so that the piece-count rules of the null move are
+    /// exercised.
+    fn non_pawn_pieces(&self) -> u32 {
+        1 + (hash(self.salts.thin, self.frame().key) % 4) as u32
     }
 
     fn evaluate(&mut self) -> i32 {

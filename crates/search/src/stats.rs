@@ -34,6 +34,8 @@ pub struct SearchStats {
     pub null_cutoffs: u64,
     pub null_verifications: u64,
     pub null_verifications_failed: u64,
+    /// Verifications asked by `null_verification_endgame` alone (few pieces, below the depth).
+    pub null_endgame_verifications: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
     pub reverse_futility_cutoffs: u64,
@@ -132,6 +134,7 @@ impl Default for SearchStats {
             null_cutoffs: 0,
             null_verifications: 0,
             null_verifications_failed: 0,
+            null_endgame_verifications: 0,
             lmr_reductions: 0,
             lmr_researches: 0,
             reverse_futility_cutoffs: 0,
@@ -234,6 +237,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.null_cutoffs += o.null_cutoffs;
         self.null_verifications += o.null_verifications;
         self.null_verifications_failed += o.null_verifications_failed;
+        self.null_endgame_verifications += o.null_endgame_verifications;
         self.lmr_reductions += o.lmr_reductions;
         self.lmr_researches += o.lmr_researches;
         self.reverse_futility_cutoffs += o.reverse_futility_cutoffs;
@@ -321,10 +325,11 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "null: tries {} cutoffs {} verifications {} failed {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {}",
+            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {}",
             self.null_tries,
             self.null_cutoffs,
             self.null_verifications,
+            self.null_endgame_verifications,
             self.null_verifications_failed,
             self.lmr_reductions,
             self.lmr_researches,

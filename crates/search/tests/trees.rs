@@ -361,6 +361,24 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             },
         ),
         (
+            "null move verified where zugzwang-prone",
+            SearchConfig {
+                null_move: true,
+                null_verification_endgame: true,
+                tt: true,
+                ..bare.clone()
+            },
+        ),
+        (
+            "null move with two pieces",
+            SearchConfig {
+                null_move: true,
+                null_min_pieces: 2,
+                tt: true,
+                ..bare.clone()
+            },
+        ),
+        (
             "lmr",
             SearchConfig {
                 lmr: true,
@@ -435,8 +453,13 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 s.null_verifications_failed <= s.null_verifications,
                 "{name}"
             );
-            if config.null_verification {
+            if config.null_verification || config.null_verification_endgame {
                 assert!(s.null_verifications > 0, "{name}: never verified");
+            }
+            if config.null_verification_endgame && !config.null_verification {
+                assert_eq!(s.null_endgame_verifications, s.null_verifications, "{name}");
+            } else {
+                assert_eq!(s.null_endgame_verifications, 0, "{name}");
             }
             assert!(s.lmr_researches <= s.lmr_reductions, "{name}");
             assert!(s.first_move_cutoffs <= s.beta_cutoffs, "{name}");

@@ -327,6 +327,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         64,
         "no null move below this depth"
     ),
+    spin!(
+        "NullMoveMinPieces",
+        null_min_pieces,
+        u32,
+        1,
+        8,
+        "null move only with this many pieces besides pawns and king"
+    ),
     check!(
         "NullMoveVerification",
         null_verification,
@@ -339,6 +347,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         1,
         64,
         "verify null-move cutoffs from this depth"
+    ),
+    check!(
+        "NullMoveVerificationEndgame",
+        null_verification_endgame,
+        "verify every null-move cutoff where the side to move has at most two pieces"
     ),
     check!(
         "NullMoveStoreTT",
