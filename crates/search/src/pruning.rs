@@ -85,9 +85,10 @@ const ENDGAME_VERIFICATION_PIECES: u32 = 2;
 impl<G: Game> Searcher<G> {
     /// Null-move pruning: if passing still fails high at reduced depth, so will a move.
     /// Not in check, not twice in a row, not in PV nodes, not when the side to move has
-    /// only pawns and king (zugzwang) or fewer pieces than `null_min_pieces`, not at shallow depth, not for a side a verification
-    /// search has locked. Optional verification search; storing null-move cutoffs in the
-    /// table is an option, off by default as the notes advise.
+    /// only pawns and king (zugzwang) or fewer pieces than `null_min_pieces`, not at shallow
+    /// depth, not for a side a verification search has locked. Optional verification search;
+    /// storing null-move cutoffs in the table is an option, off by default as the notes
+    /// advise.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn null_move(
@@ -155,8 +156,9 @@ impl<G: Game> Searcher<G> {
         let deep = self.config.null_verification && depth >= self.config.null_verification_depth;
         let thin = self.config.null_verification_endgame
             && game.non_pawn_pieces() <= ENDGAME_VERIFICATION_PIECES;
-        if (deep && self.null_lock_until == 0) || thin {
-            if thin && !deep {
+        let by_depth = deep && self.null_lock_until == 0;
+        if by_depth || thin {
+            if !by_depth {
                 self.stats.null_endgame_verifications += 1;
             }
             let verify_depth = depth - 1 - r;

@@ -34,7 +34,7 @@ pub struct SearchStats {
     pub null_cutoffs: u64,
     pub null_verifications: u64,
     pub null_verifications_failed: u64,
-    /// Verifications asked by `null_verification_endgame` alone (few pieces, below the depth).
+    /// Verifications that only `null_verification_endgame` asked for (few pieces).
     pub null_endgame_verifications: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
