@@ -404,26 +404,33 @@ fn the_kpk_bitbase_settles_a_drawn_rook_pawn_ending() {
 }
 
 /// The null move's piece rules (`null_min_pieces`, `null_verification_endgame`) reach the
-/// search and find zugzwangs that the classic rule hides (ZPTS.22 and ZPTS.24 of
-/// `zugzwang.epd`).
+/// search and find zugzwangs that the classic rule misses at the same depth (ZPTS.22 and
+/// ZPTS.24 of `zugzwang.epd`).
 #[test]
 fn null_move_piece_rules_find_zugzwangs() {
     // Queen against queen: each side has one piece, so with two required no null is tried.
     let queens = "8/p7/1p6/p7/kq1Q4/8/K7/8 w - - 0 1";
-    let classic = search_fen(queens, SearchConfig::default(), 8);
+    let qd3 = uci(queens, "d4d3");
+    let classic = search_fen(queens, SearchConfig::default(), 12);
     assert!(classic.stats.null_tries > 0);
+    assert_eq!(classic.stats.null_piece_skips, 0);
+    assert_ne!(classic.best_move, Some(qd3), "the classic rule misses it");
     let two = SearchConfig {
         null_min_pieces: 2,
         ..SearchConfig::default()
     };
     let spared = search_fen(queens, two.clone(), 12);
     assert_eq!(spared.stats.null_tries, 0);
-    assert_eq!(spared.best_move, Some(uci(queens, "d4d3")));
+    assert!(spared.stats.null_piece_skips > 0);
+    assert_eq!(spared.best_move, Some(qd3));
 
     // Rook and knight against rook: Black to move must find Ne8.
     let knight = "1r4RK/2n5/7k/8/8/8/8/8 b - - 0 1";
-    let found = search_fen(knight, two, 8);
-    assert_eq!(found.best_move, Some(uci(knight, "c7e8")));
+    let ne8 = uci(knight, "c7e8");
+    let classic = search_fen(knight, SearchConfig::default(), 8);
+    assert_ne!(classic.best_move, Some(ne8), "the classic rule misses it");
+    assert_eq!(classic.stats.null_endgame_verifications, 0);
+    assert_eq!(search_fen(knight, two, 8).best_move, Some(ne8));
     let verified = search_fen(
         knight,
         SearchConfig {
@@ -437,7 +444,6 @@ fn null_move_piece_rules_find_zugzwangs() {
         verified.stats.null_endgame_verifications,
         verified.stats.null_verifications
     );
-    assert_eq!(classic.stats.null_endgame_verifications, 0);
 }
 
 /// The evaluation cache returns what the evaluation computes: the same value from a cold

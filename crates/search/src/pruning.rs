@@ -79,7 +79,7 @@ pub fn null_reduction(
 }
 
 /// `null_verification_endgame` verifies where the side to move has at most this many pieces
-/// besides pawns and king (Fruit's endgame condition).
+/// besides pawns and king (Toga II's endgame condition; Fruit 2.1 verifies a lone piece).
 const ENDGAME_VERIFICATION_PIECES: u32 = 2;
 
 impl<G: Game> Searcher<G> {
@@ -112,9 +112,12 @@ impl<G: Game> Searcher<G> {
             || score::is_decisive(beta)
             || !game.null_move_allowed()
             || !game.zugzwang_unlikely()
-            || (ply < self.null_lock_until && ply % 2 == self.null_lock_parity)
-            || (config.null_min_pieces > 1 && game.non_pawn_pieces() < config.null_min_pieces)
+            || ply < self.null_lock_until[ply % 2]
         {
+            return None;
+        }
+        if config.null_min_pieces > 1 && game.non_pawn_pieces() < config.null_min_pieces {
+            self.stats.null_piece_skips += 1;
             return None;
         }
         let r = null_reduction(
@@ -152,22 +155,28 @@ impl<G: Game> Searcher<G> {
         // move): at high depth, one verification at a time, the same reduced depth without
         // the null move for this side over the first 3/4 of it, so a zugzwang the pass hid
         // shows up as a fail low. With `null_verification_endgame`, every cutoff where the
-        // side to move has few pieces is verified, at any depth (Fruit's endgame rule).
-        let deep = self.config.null_verification && depth >= self.config.null_verification_depth;
+        // side to move has at most two pieces (Toga II's endgame threshold; Fruit's is one)
+        // is verified whenever the reduced depth is above zero, nested in another side's
+        // verification if need be.
+        let verify_depth = depth - 1 - r;
+        let none_under_way = self.null_lock_until == [0; 2];
+        let by_depth = self.config.null_verification
+            && depth >= self.config.null_verification_depth
+            && none_under_way;
         let thin = self.config.null_verification_endgame
+            && verify_depth > 0
             && game.non_pawn_pieces() <= ENDGAME_VERIFICATION_PIECES;
-        let by_depth = deep && self.null_lock_until == 0;
         if by_depth || thin {
             if !by_depth {
                 self.stats.null_endgame_verifications += 1;
             }
-            let verify_depth = depth - 1 - r;
-            let outer_lock = (self.null_lock_until, self.null_lock_parity);
-            self.null_lock_until = ply + (3 * verify_depth.max(0) as usize) / 4;
-            self.null_lock_parity = ply % 2;
+            let side = ply % 2;
+            let outer_lock = self.null_lock_until[side];
+            let lock = ply + (3 * verify_depth.max(0) as usize) / 4;
+            self.null_lock_until[side] = outer_lock.max(lock);
             self.stats.null_verifications += 1;
             let verified = self.node(game, beta - 1, beta, verify_depth, ply, false, false, false);
-            (self.null_lock_until, self.null_lock_parity) = outer_lock;
+            self.null_lock_until[side] = outer_lock;
             if self.stopped {
                 return None;
             }

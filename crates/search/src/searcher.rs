@@ -156,10 +156,10 @@ pub struct Searcher<G: Game> {
     pub(crate) double_extensions: [u8; MAX_PLY + 2],
     /// Whether the node at each ply is expected to fail high (set by its parent).
     pub(crate) expected_cut: [bool; MAX_PLY + 2],
-    /// Null-move verification: the side to move at plies of this parity may not pass
-    /// before `null_lock_until` (0: no verification under way).
-    pub(crate) null_lock_until: usize,
-    pub(crate) null_lock_parity: usize,
+    /// Null-move verification, per parity of the ply: the side to move at plies of that
+    /// parity may not pass before this ply (both 0: no verification under way). One per
+    /// side, so that a nested verification of one side keeps the other's lock.
+    pub(crate) null_lock_until: [usize; 2],
     pub(crate) correction: CorrectionHistory,
     /// Main thread: reports, ages the table, obeys limits; helpers only search.
     pub(crate) is_main: bool,
@@ -204,8 +204,7 @@ impl<G: Game> Searcher<G> {
             excluded: [0; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
             expected_cut: [false; MAX_PLY + 2],
-            null_lock_until: 0,
-            null_lock_parity: 0,
+            null_lock_until: [0; 2],
             correction: CorrectionHistory::default(),
             is_main: true,
             busy: None,

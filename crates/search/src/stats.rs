@@ -36,6 +36,8 @@ pub struct SearchStats {
     pub null_verifications_failed: u64,
     /// Verifications that only `null_verification_endgame` asked for (few pieces).
     pub null_endgame_verifications: u64,
+    /// Null moves not tried because the side to move had fewer pieces than `null_min_pieces`.
+    pub null_piece_skips: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
     pub reverse_futility_cutoffs: u64,
@@ -135,6 +137,7 @@ impl Default for SearchStats {
             null_verifications: 0,
             null_verifications_failed: 0,
             null_endgame_verifications: 0,
+            null_piece_skips: 0,
             lmr_reductions: 0,
             lmr_researches: 0,
             reverse_futility_cutoffs: 0,
@@ -238,6 +241,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.null_verifications += o.null_verifications;
         self.null_verifications_failed += o.null_verifications_failed;
         self.null_endgame_verifications += o.null_endgame_verifications;
+        self.null_piece_skips += o.null_piece_skips;
         self.lmr_reductions += o.lmr_reductions;
         self.lmr_researches += o.lmr_researches;
         self.reverse_futility_cutoffs += o.reverse_futility_cutoffs;
@@ -325,12 +329,13 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {}",
+            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {} skipped for few pieces {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {}",
             self.null_tries,
             self.null_cutoffs,
             self.null_verifications,
             self.null_endgame_verifications,
             self.null_verifications_failed,
+            self.null_piece_skips,
             self.lmr_reductions,
             self.lmr_researches,
             self.pvs_researches,

@@ -364,6 +364,7 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             "null move verified where zugzwang-prone",
             SearchConfig {
                 null_move: true,
+                null_reduction: horizon_search::config::NullReduction::Two,
                 null_verification_endgame: true,
                 tt: true,
                 ..bare.clone()
@@ -440,7 +441,7 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             },
         ),
     ];
-    let depth = 6;
+    let depth = 8;
     for (name, config) in configs {
         for seed in SEEDS {
             let (_, s) = run(&config, seed, depth);
@@ -454,12 +455,23 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 "{name}"
             );
             if config.null_verification || config.null_verification_endgame {
-                assert!(s.null_verifications > 0, "{name}: never verified");
+                assert!(
+                    s.null_verifications > 0,
+                    "{name}: never verified (seed {seed}: tries {} cutoffs {})",
+                    s.null_tries,
+                    s.null_cutoffs
+                );
             }
-            if config.null_verification_endgame && !config.null_verification {
-                assert_eq!(s.null_endgame_verifications, s.null_verifications, "{name}");
-            } else {
+            if !config.null_verification_endgame {
                 assert_eq!(s.null_endgame_verifications, 0, "{name}");
+            } else if !config.null_verification {
+                assert!(s.null_endgame_verifications > 0, "{name}");
+                assert_eq!(s.null_endgame_verifications, s.null_verifications, "{name}");
+            }
+            if config.null_min_pieces > 1 {
+                assert!(s.null_piece_skips > 0, "{name}: no null move spared");
+            } else {
+                assert_eq!(s.null_piece_skips, 0, "{name}");
             }
             assert!(s.lmr_researches <= s.lmr_reductions, "{name}");
             assert!(s.first_move_cutoffs <= s.beta_cutoffs, "{name}");
