@@ -8,7 +8,7 @@ all:
 
 # Profile-guided build: an instrumented build searches the bench positions (classic and
 # network evaluation), and the profile it writes guides the final build. The same code, so
-# the same node counts; about 11% fewer instructions on `horizon bench`. Needs the
+# the same node counts; 11% fewer instructions on `horizon bench` (docs/speed.md). Needs the
 # llvm-profdata of rustc's own LLVM: `rustup component add llvm-tools-preview`.
 PGO_DIR := $(CURDIR)/target/pgo
 PROFDATA ?= $(shell find "$$(rustc --print sysroot)" -name llvm-profdata -type f 2>/dev/null | head -n 1)
