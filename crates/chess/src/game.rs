@@ -100,11 +100,6 @@ impl Game for Position {
     }
 
     #[inline]
-    fn zugzwang_unlikely(&self) -> bool {
-        self.has_non_pawn_material(self.turn())
-    }
-
-    #[inline]
     fn non_pawn_pieces(&self) -> u32 {
         Position::non_pawn_pieces(self, self.turn())
     }

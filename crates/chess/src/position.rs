@@ -652,11 +652,11 @@ impl Position {
     /// Whether `color` has a piece other than pawns and king (null-move safety).
     #[inline]
     pub fn has_non_pawn_material(&self, color: Color) -> bool {
-        let board = self.chess().board();
-        (board.by_color(color) & !board.pawns() & !board.kings()).any()
+        self.non_pawn_pieces(color) > 0
     }
 
     /// How many pieces other than pawns and king `color` has.
+    #[inline]
     pub fn non_pawn_pieces(&self, color: Color) -> u32 {
         let board = self.chess().board();
         (board.by_color(color) & !board.pawns() & !board.kings()).count() as u32

@@ -68,8 +68,8 @@ impl Game for Colliding {
     fn undo_null(&mut self) {
         self.0.undo_null();
     }
-    fn zugzwang_unlikely(&self) -> bool {
-        self.0.zugzwang_unlikely()
+    fn non_pawn_pieces(&self) -> u32 {
+        Game::non_pawn_pieces(&self.0)
     }
     fn evaluate(&mut self) -> i32 {
         Game::evaluate(&mut self.0)

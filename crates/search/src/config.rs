@@ -153,9 +153,9 @@ pub struct SearchConfig {
     /// null move's depth in which the side to move may not pass for the next 3/4 of it.
     pub null_verification: bool,
     pub null_verification_depth: i32,
-    /// Verify every null-move cutoff, at any depth, where the side to move has at most two
-    /// pieces besides pawns and king (`Game::non_pawn_pieces`), as Fruit verifies in the
-    /// endgame. The same search as `null_verification`, nested when it must be.
+    /// Verify every null-move cutoff where the side to move has at most two pieces besides
+    /// pawns and king (`Game::non_pawn_pieces`; Toga II's endgame threshold) and the reduced
+    /// depth is above zero. The same search as `null_verification`, nested when it must be.
     pub null_verification_endgame: bool,
     /// Store null-move cutoffs in the table (the course notes advise against it).
     pub null_store_tt: bool,

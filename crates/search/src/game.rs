@@ -95,15 +95,11 @@ pub trait Game: Clone + Send + 'static {
     fn play_null(&mut self);
     /// Takes back a pass.
     fn undo_null(&mut self);
-    /// Whether zugzwang is unlikely enough for null-move pruning (chess: the side to move
-    /// has a piece other than pawns and king).
-    fn zugzwang_unlikely(&self) -> bool;
     /// How many pieces the side to move has that make zugzwang unlikely (chess: pieces
-    /// other than pawns and king). Asked by `null_min_pieces` and
-    /// `null_verification_endgame` only; a game without zugzwang keeps the default.
-    fn non_pawn_pieces(&self) -> u32 {
-        u32::MAX
-    }
+    /// other than pawns and king). With none the null move is never tried;
+    /// `null_min_pieces` and `null_verification_endgame` ask for more. A game without
+    /// zugzwang returns `u32::MAX`.
+    fn non_pawn_pieces(&self) -> u32;
 
     /// Static evaluation from the side to move's point of view. Mutable so a game may keep
     /// evaluation caches (chess: evaluations by key, the pawn hash).

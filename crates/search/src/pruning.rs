@@ -111,12 +111,15 @@ impl<G: Game> Searcher<G> {
             || eval < beta
             || score::is_decisive(beta)
             || !game.null_move_allowed()
-            || !game.zugzwang_unlikely()
             || ply < self.null_lock_until[ply % 2]
         {
             return None;
         }
-        if config.null_min_pieces > 1 && game.non_pawn_pieces() < config.null_min_pieces {
+        let pieces = game.non_pawn_pieces();
+        if pieces == 0 {
+            return None;
+        }
+        if pieces < config.null_min_pieces {
             self.stats.null_piece_skips += 1;
             return None;
         }
@@ -165,7 +168,7 @@ impl<G: Game> Searcher<G> {
             && none_under_way;
         let thin = self.config.null_verification_endgame
             && verify_depth > 0
-            && game.non_pawn_pieces() <= ENDGAME_VERIFICATION_PIECES;
+            && pieces <= ENDGAME_VERIFICATION_PIECES;
         if by_depth || thin {
             if !by_depth {
                 self.stats.null_endgame_verifications += 1;

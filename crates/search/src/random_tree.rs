@@ -480,11 +480,6 @@ impl Game for RandomTree {
         self.ply -= 1;
     }
 
-    #[inline]
-    fn zugzwang_unlikely(&self) -> bool {
-        true
-    }
-
     /// 1 to 4, by the state's key, so that the piece-count rules of the null move are
     /// exercised.
     fn non_pawn_pieces(&self) -> u32 {

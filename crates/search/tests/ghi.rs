@@ -150,8 +150,8 @@ impl Game for Graph {
     }
     fn play_null(&mut self) {}
     fn undo_null(&mut self) {}
-    fn zugzwang_unlikely(&self) -> bool {
-        false
+    fn non_pawn_pieces(&self) -> u32 {
+        0
     }
     fn evaluate(&mut self) -> i32 {
         0
