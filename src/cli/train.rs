@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, ensure};
 use clap::{Args, ValueEnum};
-use horizon_chess::nnue::{Activation, HIDDEN, INPUTS};
+use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Inputs};
 use rayon::prelude::*;
 
 use super::progress::Progress;
@@ -136,6 +136,11 @@ pub struct TrainArgs {
     /// twice the positions per epoch, from the same games.
     #[arg(long)]
     pub mirror: bool,
+    /// King-mirrored inputs: each side's view of the board is mirrored left to right while
+    /// its king stands on files a-d, so the network only ever sees its king on files e-h
+    /// (the engine reads this from the file). Not with --mirror, which it makes redundant.
+    #[arg(long)]
+    pub king_mirror: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -193,6 +198,10 @@ fn check_args(args: &TrainArgs) -> Result<()> {
     if let Some(threads) = args.threads {
         ensure!((1..=256).contains(&threads), "--threads must be 1 to 256");
     }
+    ensure!(
+        !(args.mirror && args.king_mirror),
+        "--mirror with --king-mirror trains every position twice as the same inputs; give one"
+    );
     Ok(())
 }
 
@@ -209,6 +218,11 @@ fn settings(args: &TrainArgs) -> Settings {
         lr_gamma: args.lr_gamma,
         lr_drop_epoch: args.lr_drop_epoch,
         mirror: args.mirror,
+        inputs: if args.king_mirror {
+            Inputs::KingMirrored
+        } else {
+            Inputs::Plain
+        },
     }
 }
 
@@ -240,6 +254,11 @@ fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<V
         ),
         ("--lambda", was.lambda.to_string(), now.lambda.to_string()),
         ("--mirror", was.mirror.to_string(), now.mirror.to_string()),
+        (
+            "--king-mirror",
+            (was.inputs == Inputs::KingMirrored).to_string(),
+            (now.inputs == Inputs::KingMirrored).to_string(),
+        ),
     ];
     for (flag, was, now) in fixed {
         ensure!(
@@ -365,7 +384,8 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
             (saved.model, saved.adam, saved.history)
         }
         None => {
-            let model = Model::new(args.buckets, settings.activation, args.seed);
+            let mut model = Model::new(args.buckets, settings.activation, args.seed);
+            model.inputs = settings.inputs;
             let adam = AdamW::new(model.params.len());
             (model, adam, Vec::new())
         }
@@ -383,11 +403,12 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
         split.train.clone()
     };
     say!(
-        "network {INPUTS} -> {HIDDEN} x2 -> 1, {} output bucket{}, {:?}; {} parameters; \
+        "network {INPUTS} -> {HIDDEN} x2 -> 1, {} output bucket{}, {:?}, {:?} inputs; {} parameters; \
          {} epochs of {} batches of {}{}, {threads} thread{}",
         layout.buckets,
         if layout.buckets == 1 { "" } else { "s" },
         model.activation,
+        model.inputs,
         thousands(layout.len() as u64),
         args.epochs,
         train_positions.len().div_ceil(args.batch),

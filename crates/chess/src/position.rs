@@ -369,10 +369,7 @@ impl Position {
     pub fn play(&mut self, m: Move) {
         debug_assert!(self.chess().is_legal(m), "illegal move {m:?}");
         if let Some(nnue) = self.nnue.as_deref_mut() {
-            nnue.record(
-                self.top + 1,
-                Dirty::of_move(&self.frames[self.top].chess, m),
-            );
+            nnue.record_move(self.top + 1, &self.frames[self.top].chess, m);
         }
         let track_key128 = self.track_key128;
         let (before, after) = self.next_slot();

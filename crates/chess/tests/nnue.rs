@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use horizon_chess::nnue::simd::Simd;
 use horizon_chess::nnue::{
-    Accumulator, Activation, HIDDEN, INPUTS, Network, NetworkError, feature,
+    Accumulator, Activation, HIDDEN, INPUTS, Inputs, Network, NetworkError, feature, king_flip,
 };
 use horizon_chess::shakmaty::Position as _;
 use horizon_chess::{Color, Move, Position};
@@ -55,6 +55,20 @@ struct Seen {
     captures: usize,
     nulls: usize,
     undos: usize,
+    /// King moves that changed their side's square flip (king-mirrored inputs).
+    flip_changes: usize,
+}
+
+/// Whether `m` changes the mover's square flip under king-mirrored inputs.
+fn changes_flip(pos: &Position, m: Move) -> bool {
+    let us = pos.turn();
+    let Some(before) = pos.chess().board().king_of(us) else {
+        return false;
+    };
+    let mut after = pos.chess().clone();
+    after.play_unchecked(m);
+    let king = after.board().king_of(us).expect("a king");
+    king_flip(Inputs::KingMirrored, before) != king_flip(Inputs::KingMirrored, king)
 }
 
 /// Random games from every start: after each move (and null move, and some undos), with
@@ -62,13 +76,19 @@ struct Seen {
 /// accumulator equals the sum from scratch.
 #[test]
 fn incremental_accumulators_equal_sums_from_scratch() {
-    let network = Arc::new(random_network(1, Activation::SCReLU, 8));
+    for inputs in [Inputs::Plain, Inputs::KingMirrored] {
+        let network = Arc::new(random_network(1, Activation::SCReLU, 8).with_inputs(inputs));
+        incremental_accumulators_equal_sums_from_scratch_with(&network, inputs);
+    }
+}
+
+fn incremental_accumulators_equal_sums_from_scratch_with(network: &Arc<Network>, inputs: Inputs) {
     let simd = Simd::detect();
     let mut rng = StdRng::seed_from_u64(7);
     let mut seen = Seen::default();
     for game in 0..300 {
         let fen = STARTS[game % STARTS.len()];
-        let mut pos = with_network(fen, &network, simd);
+        let mut pos = with_network(fen, network, simd);
         // Plies played since the start, by kind, so undo knows what to take back.
         let mut path: Vec<bool> = Vec::new();
         for _ in 0..160 {
@@ -103,13 +123,19 @@ fn incremental_accumulators_equal_sums_from_scratch() {
                 seen.en_passant += usize::from(m.is_en_passant());
                 seen.promotions += usize::from(m.is_promotion());
                 seen.captures += usize::from(m.is_capture());
+                seen.flip_changes += usize::from(changes_flip(&pos, m));
                 pos.play(m);
                 path.push(false);
             }
             if rng.random_bool(0.6) {
                 let incremental = pos.nnue_accumulator().expect("a network is set");
-                let scratch = Accumulator::refresh(&network, simd, pos.chess());
-                assert_eq!(incremental, scratch, "after {seen:?} at {}", pos.fen());
+                let scratch = Accumulator::refresh(network, simd, pos.chess());
+                assert_eq!(
+                    incremental,
+                    scratch,
+                    "{inputs:?} after {seen:?} at {}",
+                    pos.fen()
+                );
                 seen.checked += 1;
             }
         }
@@ -122,6 +148,7 @@ fn incremental_accumulators_equal_sums_from_scratch() {
         ("captures", seen.captures),
         ("null moves", seen.nulls),
         ("undos", seen.undos),
+        ("king moves across the d/e line", seen.flip_changes),
     ] {
         assert!(count > 50, "only {count} {kind}: {seen:?}");
     }
@@ -129,22 +156,45 @@ fn incremental_accumulators_equal_sums_from_scratch() {
 
 /// Updates reuse the ply below: over a game, almost every accumulator is updated, only the
 /// first is summed from scratch.
+/// With king-mirrored inputs, exactly the king moves that change their side's flip are
+/// summed from scratch as well.
 #[test]
 fn accumulators_are_updated_not_recomputed() {
-    let network = Arc::new(random_network(2, Activation::SCReLU, 1));
-    let mut pos = with_network(STARTS[1], &network, Simd::detect());
-    let mut rng = StdRng::seed_from_u64(3);
-    for _ in 0..60 {
-        let moves = pos.moves();
-        if moves.is_empty() {
-            break;
+    for inputs in [Inputs::Plain, Inputs::KingMirrored] {
+        let network = Arc::new(random_network(2, Activation::SCReLU, 1).with_inputs(inputs));
+        let mut flip_changes = 0;
+        let mut games = 0;
+        while flip_changes == 0 || games < 4 {
+            let mut pos = with_network(STARTS[games % STARTS.len()], &network, Simd::detect());
+            let mut rng = StdRng::seed_from_u64(3 + games as u64);
+            let mut changes = 0;
+            let mut plies = 0;
+            for _ in 0..120 {
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                changes += u64::from(changes_flip(&pos, m));
+                pos.play(m);
+                pos.evaluate();
+                plies += 1;
+            }
+            let (refreshes, updates) = pos.nnue().expect("network set").counters();
+            let expected = match inputs {
+                Inputs::Plain => 1,
+                Inputs::KingMirrored => 1 + changes,
+            };
+            assert_eq!(
+                refreshes, expected,
+                "{inputs:?}: the first evaluation and flips"
+            );
+            assert_eq!(refreshes + updates, plies, "one accumulator per evaluation");
+            flip_changes += changes;
+            games += 1;
         }
-        pos.play(moves[rng.random_range(0..moves.len())]);
-        pos.evaluate();
+        assert!(games < 50, "no king crossed the d/e line in {games} games");
     }
-    let (refreshes, updates) = pos.nnue().expect("network set").counters();
-    assert_eq!(refreshes, 1, "only the first evaluation sums from scratch");
-    assert!(updates >= 50, "{updates} updates");
 }
 
 /// The AVX2 kernels and the portable ones give the same evaluations, bit for bit.
@@ -160,8 +210,14 @@ fn vector_and_portable_kernels_agree() {
         (5, Activation::SCReLU, 8),
         (6, Activation::CReLU, 1),
         (7, Activation::SCReLU, 1),
+        (8, Activation::SCReLU, 8),
     ] {
-        let network = Arc::new(random_network(seed, activation, buckets));
+        let inputs = if seed == 8 {
+            Inputs::KingMirrored
+        } else {
+            Inputs::Plain
+        };
+        let network = Arc::new(random_network(seed, activation, buckets).with_inputs(inputs));
         for fen in STARTS {
             let mut fast = with_network(fen, &network, Simd::Avx2);
             let mut portable = with_network(fen, &network, Simd::Portable);
@@ -224,12 +280,18 @@ fn mirrored_fen(fen: &str) -> String {
 /// A position and its colour-flipped mirror evaluate the same for the side to move.
 #[test]
 fn mirrored_positions_evaluate_alike() {
-    let network = Arc::new(random_network(9, Activation::SCReLU, 8));
+    for inputs in [Inputs::Plain, Inputs::KingMirrored] {
+        let network = Arc::new(random_network(9, Activation::SCReLU, 8).with_inputs(inputs));
+        mirrored_positions_evaluate_alike_with(&network);
+    }
+}
+
+fn mirrored_positions_evaluate_alike_with(network: &Arc<Network>) {
     let mut rng = StdRng::seed_from_u64(13);
     let mut compared = 0;
     let mut distinct = std::collections::HashSet::new();
     for fen in STARTS {
-        let mut pos = with_network(fen, &network, Simd::detect());
+        let mut pos = with_network(fen, network, Simd::detect());
         for _ in 0..60 {
             let moves = pos.moves();
             if moves.is_empty() {
@@ -237,7 +299,7 @@ fn mirrored_positions_evaluate_alike() {
             }
             pos.play(moves[rng.random_range(0..moves.len())]);
             let mirror_fen = mirrored_fen(&pos.fen());
-            let mut mirror = with_network(&mirror_fen, &network, Simd::detect());
+            let mut mirror = with_network(&mirror_fen, network, Simd::detect());
             assert_ne!(mirror.turn(), pos.turn());
             let (a, b) = (pos.evaluate(), mirror.evaluate());
             assert_eq!(a, b, "{} against {mirror_fen}", pos.fen());
@@ -250,35 +312,122 @@ fn mirrored_positions_evaluate_alike() {
     assert!(distinct.len() > 100, "{} distinct values", distinct.len());
 }
 
-/// The features of a piece are mirrored for the other side.
+/// The position with files mirrored (a <-> h), castling rights dropped.
+fn files_mirrored_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .map(|rank| {
+            let mut squares = String::new();
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(n) => squares.extend(std::iter::repeat_n('1', n as usize)),
+                    None => squares.push(c),
+                }
+            }
+            squares.chars().rev().collect()
+        })
+        .collect();
+    let ep = match fields[3].as_bytes() {
+        [file, rank] => format!("{}{}", (b'a' + b'h' - file) as char, *rank as char),
+        _ => "-".to_owned(),
+    };
+    format!("{} {} - {ep} 0 1", board.join("/"), fields[1])
+}
+
+/// With king-mirrored inputs a position and its left-right mirror image are the same
+/// inputs, so they evaluate the same; with plain inputs they do not.
+#[test]
+fn king_mirrored_inputs_see_left_and_right_alike() {
+    let mut rng = StdRng::seed_from_u64(17);
+    let plain = Arc::new(random_network(10, Activation::SCReLU, 8));
+    let mirrored =
+        Arc::new(random_network(10, Activation::SCReLU, 8).with_inputs(Inputs::KingMirrored));
+    let (mut compared, mut plain_differs) = (0, 0);
+    for fen in STARTS {
+        let mut pos = Position::from_fen(fen).expect("valid FEN");
+        for _ in 0..60 {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.random_range(0..moves.len())]);
+            let fen = files_mirrored_fen(&pos.fen());
+            let original = files_mirrored_fen(&files_mirrored_fen(&pos.fen()));
+            let eval = |fen: &str, network: &Arc<Network>| {
+                with_network(fen, network, Simd::detect()).evaluate()
+            };
+            assert_eq!(eval(&original, &mirrored), eval(&fen, &mirrored), "{fen}");
+            plain_differs += usize::from(eval(&original, &plain) != eval(&fen, &plain));
+            compared += 1;
+        }
+    }
+    assert!(compared > 300, "{compared}");
+    assert!(
+        plain_differs > compared / 2,
+        "{plain_differs} of {compared}"
+    );
+}
+
+/// The features of a piece are mirrored for the other side, and left to right by a flip.
 #[test]
 fn features_mirror_between_perspectives() {
     use horizon_chess::{Role, Square};
     assert_eq!(
-        feature(Color::White, Color::White, Role::Pawn, Square::A1),
+        feature(Color::White, Color::White, Role::Pawn, Square::A1, 0),
         0
     );
     assert_eq!(
-        feature(Color::White, Color::Black, Role::King, Square::H8),
+        feature(Color::White, Color::Black, Role::King, Square::H8, 0),
         767
     );
     assert_eq!(
-        feature(Color::Black, Color::Black, Role::Knight, Square::G8),
+        feature(Color::Black, Color::Black, Role::Knight, Square::G8, 0),
         64 + Square::G1 as usize
     );
     assert_eq!(
-        feature(Color::Black, Color::White, Role::Queen, Square::D1),
+        feature(Color::Black, Color::White, Role::Queen, Square::D1, 0),
         (6 + 4) * 64 + Square::D8 as usize
     );
+    assert_eq!(
+        feature(Color::Black, Color::White, Role::Queen, Square::D1, 7),
+        (6 + 4) * 64 + Square::E8 as usize
+    );
+    assert_eq!(
+        feature(Color::White, Color::White, Role::Pawn, Square::A2, 7),
+        Square::H2 as usize
+    );
+    assert_eq!(king_flip(Inputs::Plain, Square::C1), 0);
+    assert_eq!(king_flip(Inputs::KingMirrored, Square::D8), 7);
+    assert_eq!(king_flip(Inputs::KingMirrored, Square::E1), 0);
 }
 
 #[test]
 fn network_files_round_trip_and_damage_is_refused() {
+    let mirrored = random_network(21, Activation::SCReLU, 8).with_inputs(Inputs::KingMirrored);
+    let bytes = mirrored.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes), Ok(mirrored.clone()));
+    // The inputs byte is covered by the hash: read as plain, the file is refused.
+    let mut plain_header = bytes.clone();
+    plain_header[13] = 0;
+    assert!(matches!(
+        Network::from_bytes(&plain_header),
+        Err(NetworkError::HashMismatch { .. })
+    ));
+    let mut unknown = bytes;
+    unknown[13] = 2;
+    assert!(matches!(
+        Network::from_bytes(&unknown),
+        Err(NetworkError::Architecture(_))
+    ));
+
     let network = random_network(21, Activation::SCReLU, 8);
+    assert_ne!(network.hash(), mirrored.hash());
     let bytes = network.to_bytes();
     let back = Network::from_bytes(&bytes).expect("own file");
     assert_eq!(back, network);
     assert_eq!(back.hash(), network.hash());
+    assert_eq!(back.inputs(), Inputs::Plain);
 
     let truncated = Network::from_bytes(&bytes[..bytes.len() - 1]);
     assert!(
@@ -378,22 +527,25 @@ fn the_output_sum_cannot_wrap() {
 /// The evaluation from feature lists (the trainer's check) equals the one in the search.
 #[test]
 fn feature_lists_evaluate_like_positions() {
-    let network = Arc::new(random_network(31, Activation::SCReLU, 8));
-    for fen in STARTS {
-        let mut pos = with_network(fen, &network, Simd::detect());
-        let board = pos.chess().board().clone();
-        let us = pos.turn();
-        let mut mine = Vec::new();
-        let mut theirs = Vec::new();
-        for square in board.occupied() {
-            let piece = board.piece_at(square).expect("occupied");
-            mine.push(feature(us, piece.color, piece.role, square));
-            theirs.push(feature(!us, piece.color, piece.role, square));
+    for inputs in [Inputs::Plain, Inputs::KingMirrored] {
+        let network = Arc::new(random_network(31, Activation::SCReLU, 8).with_inputs(inputs));
+        for fen in STARTS {
+            let mut pos = with_network(fen, &network, Simd::detect());
+            let board = pos.chess().board().clone();
+            let us = pos.turn();
+            let flip = |side| king_flip(inputs, board.king_of(side).expect("a king"));
+            let mut mine = Vec::new();
+            let mut theirs = Vec::new();
+            for square in board.occupied() {
+                let piece = board.piece_at(square).expect("occupied");
+                mine.push(feature(us, piece.color, piece.role, square, flip(us)));
+                theirs.push(feature(!us, piece.color, piece.role, square, flip(!us)));
+            }
+            assert_eq!(
+                network.evaluate_features(Simd::detect(), &mine, &theirs),
+                pos.evaluate(),
+                "{inputs:?} {fen}"
+            );
         }
-        assert_eq!(
-            network.evaluate_features(Simd::detect(), &mine, &theirs),
-            pos.evaluate(),
-            "{fen}"
-        );
     }
 }

@@ -7,10 +7,11 @@
 //! | field | type |
 //! | --- | --- |
 //! | magic `HZTC` | 4 bytes |
-//! | format version (2; version 1 had no mirror field) | u32 |
+//! | format version (3; version 1 had no mirror field, 2 no inputs field) | u32 |
 //! | inputs, hidden, buckets | u32 each |
 //! | activation (0 CReLU, 1 SCReLU) | u32 |
 //! | mirror images trained (0 or 1; version 2) | u32 |
+//! | inputs (0 plain, 1 king-mirrored; version 3) | u32 |
 //! | seed, batch | u64 each |
 //! | validation fraction, λ, learning rate, weight decay, γ | f64 each |
 //! | learning-rate drop epoch (0 none) | u64 |
@@ -24,13 +25,13 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
 use horizon_chess::nnue::network::fnv1a;
-use horizon_chess::nnue::{Activation, HIDDEN, INPUTS};
+use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Inputs};
 
 use super::model::{Layout, Model};
 use super::optimizer::AdamW;
 
 const MAGIC: &[u8; 4] = b"HZTC";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// The settings a checkpoint records.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +48,8 @@ pub struct Settings {
     pub lr_drop_epoch: Option<usize>,
     /// `--mirror`: every position is also trained mirrored left to right.
     pub mirror: bool,
+    /// `--king-mirror`: the inputs of the network.
+    pub inputs: Inputs,
 }
 
 /// The data the run trains on, to refuse a resume on other data.
@@ -94,6 +97,10 @@ impl Checkpoint {
             s.buckets as u32,
             activation,
             u32::from(s.mirror),
+            match s.inputs {
+                Inputs::Plain => 0,
+                Inputs::KingMirrored => 1,
+            },
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -140,8 +147,8 @@ impl Checkpoint {
         let mut r = Reader { bytes: body, at: 4 };
         let version = r.u32()?;
         ensure!(
-            version == 1 || version == VERSION,
-            "checkpoint format version {version}, this build reads 1 and {VERSION}"
+            (1..=VERSION).contains(&version),
+            "checkpoint format version {version}, this build reads 1 to {VERSION}"
         );
         let stored = u64::from_le_bytes(stored.try_into().expect("8 bytes"));
         let computed = fnv1a(body);
@@ -172,6 +179,14 @@ impl Checkpoint {
                 other => bail!("mirror field {other} in the checkpoint"),
             },
         };
+        let inputs = match version {
+            1 | 2 => Inputs::Plain,
+            _ => match r.u32()? {
+                0 => Inputs::Plain,
+                1 => Inputs::KingMirrored,
+                other => bail!("inputs field {other} in the checkpoint"),
+            },
+        };
         let (seed, batch) = (r.u64()?, r.u64()? as usize);
         let (val_fraction, lambda, lr, weight_decay, lr_gamma) =
             (r.f64()?, r.f64()?, r.f64()?, r.f64()?, r.f64()?);
@@ -188,6 +203,7 @@ impl Checkpoint {
             lr_gamma,
             lr_drop_epoch: (drop > 0).then_some(drop),
             mirror,
+            inputs,
         };
         let data = DataInfo {
             records: r.u64()?,
@@ -224,6 +240,7 @@ impl Checkpoint {
             model: Model {
                 layout,
                 activation,
+                inputs,
                 params,
             },
             adam: AdamW { m, v, step },
@@ -298,7 +315,8 @@ mod tests {
     use super::*;
 
     fn sample() -> Checkpoint {
-        let model = Model::new(8, Activation::CReLU, 4);
+        let mut model = Model::new(8, Activation::CReLU, 4);
+        model.inputs = Inputs::KingMirrored;
         let mut adam = AdamW::new(model.params.len());
         adam.step = 17;
         adam.m[5] = 0.25;
@@ -316,6 +334,7 @@ mod tests {
                 lr_gamma: 0.3,
                 lr_drop_epoch: Some(4),
                 mirror: true,
+                inputs: Inputs::KingMirrored,
             },
             data: DataInfo {
                 records: 1000,

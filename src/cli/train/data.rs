@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use horizon_chess::nnue::output_bucket;
+use horizon_chess::nnue::{Inputs, king_flip, output_bucket};
 use horizon_chess::packed::{PackedBoard, RECORD_BYTES};
+use horizon_chess::{Role, Square};
 
 use super::rng::Rng;
 
@@ -225,8 +226,8 @@ impl Default for Sample {
 impl Sample {
     /// Decodes `record` as stored.
     #[cfg(test)]
-    pub fn decode(&mut self, record: &PackedBoard, lambda: f32, buckets: usize) {
-        self.decode_mirrored(record, false, lambda, buckets);
+    pub fn decode(&mut self, record: &PackedBoard, lambda: f32, buckets: usize, inputs: Inputs) {
+        self.decode_mirrored(record, false, lambda, buckets, inputs);
     }
 
     /// Decodes the position of training index `index` (see [`MIRRORED`]).
@@ -237,16 +238,18 @@ impl Sample {
         index: u32,
         lambda: f32,
         buckets: usize,
+        inputs: Inputs,
     ) {
         let record = &records[(index & !MIRRORED) as usize];
-        self.decode_mirrored(record, index & MIRRORED != 0, lambda, buckets);
+        self.decode_mirrored(record, index & MIRRORED != 0, lambda, buckets, inputs);
     }
 
     /// Decodes `record` in place (no allocation), mirrored left to right when `mirrored`.
     /// The record sees the board from the side to move, so the mover's feature of a piece is
     /// its square as stored, and the other side's is the square mirrored (`^ 56`) with ours
     /// and theirs swapped: exactly `horizon_chess::nnue::feature` for each perspective
-    /// (tested below).
+    /// (tested below), each perspective's squares flipped by its king's
+    /// [`horizon_chess::nnue::king_flip`] (a vertical mirror leaves files alone).
     #[inline]
     pub fn decode_mirrored(
         &mut self,
@@ -254,14 +257,25 @@ impl Sample {
         mirrored: bool,
         lambda: f32,
         buckets: usize,
+        inputs: Inputs,
     ) {
         let flip = if mirrored { 7 } else { 0 };
+        // The kings' flips: [the mover's, the other side's].
+        let mut king_flips = [0usize; 2];
+        if inputs == Inputs::KingMirrored {
+            for (sq, theirs, role) in record.pieces() {
+                if role == Role::King {
+                    let king = Square::new(u32::from(sq ^ flip as u8));
+                    king_flips[usize::from(theirs)] = king_flip(inputs, king);
+                }
+            }
+        }
         let mut n = 0;
         for (sq, theirs, role) in record.pieces() {
             let role = role as usize - 1;
             let sq = usize::from(sq) ^ flip;
-            self.us[n] = (usize::from(theirs) * 6 + role) * 64 + sq;
-            self.them[n] = (usize::from(!theirs) * 6 + role) * 64 + (sq ^ 56);
+            self.us[n] = (usize::from(theirs) * 6 + role) * 64 + (sq ^ king_flips[0]);
+            self.them[n] = (usize::from(!theirs) * 6 + role) * 64 + (sq ^ 56 ^ king_flips[1]);
             n += 1;
         }
         self.count = n;
@@ -293,7 +307,7 @@ pub(super) mod tests {
             .expect("legal")
     }
 
-    pub const FENS: [&str; 8] = [
+    pub const FENS: [&str; 10] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
@@ -302,18 +316,22 @@ pub(super) mod tests {
         "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 b - - 0 40",
         "4k3/8/8/8/8/8/PPPPPPPP/4K3 b - - 0 1",
         "7k/8/8/8/8/8/8/1K1Q4 w - - 0 1",
+        // Kings on files a-d: both, and Black's only (king-mirrored inputs).
+        "2kr3r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/2KR3R b - - 0 12",
+        "1k6/pp6/8/8/8/8/5PPP/6K1 w - - 0 40",
     ];
 
     /// The features of the engine itself for `chess`: (mover's, other side's), sorted.
-    fn engine_features(chess: &Chess) -> (Vec<usize>, Vec<usize>) {
+    fn engine_features(chess: &Chess, inputs: Inputs) -> (Vec<usize>, Vec<usize>) {
         let mover = chess.turn();
         let board = chess.board();
+        let flip = |side| king_flip(inputs, board.king_of(side).expect("a king"));
         let mut us = Vec::new();
         let mut them = Vec::new();
         for sq in board.occupied() {
             let piece = board.piece_at(sq).expect("occupied");
-            us.push(feature(mover, piece.color, piece.role, sq));
-            them.push(feature(!mover, piece.color, piece.role, sq));
+            us.push(feature(mover, piece.color, piece.role, sq, flip(mover)));
+            them.push(feature(!mover, piece.color, piece.role, sq, flip(!mover)));
         }
         us.sort_unstable();
         them.sort_unstable();
@@ -349,8 +367,8 @@ pub(super) mod tests {
                 PackedBoard::new(&chess(&mirrored_files(fen)), 37, Outcome::Win).expect("packs");
             let records = [record, mirrored];
             let (mut a, mut b) = (Sample::default(), Sample::default());
-            a.decode_index(&records, MIRRORED, 0.5, 8);
-            b.decode_index(&records, 1, 0.5, 8);
+            a.decode_index(&records, MIRRORED, 0.5, 8, Inputs::Plain);
+            b.decode_index(&records, 1, 0.5, 8, Inputs::Plain);
             let sorted = |v: &[usize]| {
                 let mut v = v.to_vec();
                 v.sort_unstable();
@@ -361,7 +379,7 @@ pub(super) mod tests {
             assert_eq!((a.bucket, a.target), (b.bucket, b.target), "{fen}");
             // Unmirrored, index 0 is the record itself, and differs from its mirror image
             // (no position here is symmetric).
-            a.decode_index(&records, 0, 0.5, 8);
+            a.decode_index(&records, 0, 0.5, 8, Inputs::Plain);
             assert_ne!(sorted(a.us()), sorted(b.us()), "{fen}");
         }
         assert_eq!(
@@ -372,18 +390,21 @@ pub(super) mod tests {
 
     #[test]
     fn features_match_the_engine() {
-        for fen in FENS {
+        for (fen, inputs) in FENS
+            .iter()
+            .flat_map(|f| [(f, Inputs::Plain), (f, Inputs::KingMirrored)])
+        {
             let chess = chess(fen);
             let record = PackedBoard::new(&chess, 37, Outcome::Win).expect("packs");
             let mut sample = Sample::default();
-            sample.decode(&record, 0.5, 8);
+            sample.decode(&record, 0.5, 8, inputs);
             let mut us = sample.us().to_vec();
             let mut them = sample.them().to_vec();
             us.sort_unstable();
             them.sort_unstable();
-            let (engine_us, engine_them) = engine_features(&chess);
-            assert_eq!(us, engine_us, "{fen}");
-            assert_eq!(them, engine_them, "{fen}");
+            let (engine_us, engine_them) = engine_features(&chess, inputs);
+            assert_eq!(us, engine_us, "{inputs:?} {fen}");
+            assert_eq!(them, engine_them, "{inputs:?} {fen}");
             assert!(us.iter().chain(&them).all(|&f| f < INPUTS));
             let pieces = chess.board().occupied().count();
             assert_eq!(sample.bucket, output_bucket(pieces as u32, 8));

@@ -25,7 +25,7 @@
 
 use std::ops::Range;
 
-use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, QA, QB};
+use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Inputs, QA, QB};
 use horizon_chess::packed::PackedBoard;
 
 use super::data::{Sample, sigmoid};
@@ -114,6 +114,8 @@ impl Layout {
 pub struct Model {
     pub layout: Layout,
     pub activation: Activation,
+    /// How positions are decoded into features (the parameters' shape is the same).
+    pub inputs: Inputs,
     pub params: Vec<f32>,
 }
 
@@ -184,6 +186,7 @@ impl Model {
         Model {
             layout,
             activation,
+            inputs: Inputs::Plain,
             params,
         }
     }
@@ -383,10 +386,10 @@ fn accumulate_with<A: Act>(
     let mut grad = Grad::new(grad, model.layout);
     let mut scratch = Scratch::default();
     let mut sample = Sample::default();
-    let buckets = model.layout.buckets;
+    let (buckets, inputs) = (model.layout.buckets, model.inputs);
     let mut total = 0.0f64;
     for &i in indices {
-        sample.decode_index(records, i, lambda, buckets);
+        sample.decode_index(records, i, lambda, buckets, inputs);
         let y = forward::<A>(&net, &sample, &mut scratch);
         let (loss, g) = loss_and_slope(y, sample.target);
         total += f64::from(loss);
@@ -428,7 +431,7 @@ fn loss_with<A: Act>(model: &Model, records: &[PackedBoard], indices: &[u32], la
     let mut sample = Sample::default();
     let mut total = 0.0f64;
     for &i in indices {
-        sample.decode_index(records, i, lambda, model.layout.buckets);
+        sample.decode_index(records, i, lambda, model.layout.buckets, model.inputs);
         let y = forward::<A>(&net, &sample, &mut scratch);
         total += f64::from(loss_and_slope(y, sample.target).0);
     }
@@ -471,7 +474,7 @@ mod tests {
         records
             .iter()
             .map(|r| {
-                sample.decode(r, lambda, model.layout.buckets);
+                sample.decode(r, lambda, model.layout.buckets, model.inputs);
                 let p = 1.0 / (1.0 + (-f64::from(model.output(&sample))).exp());
                 (p - f64::from(sample.target)).powi(2)
             })
@@ -507,7 +510,7 @@ mod tests {
 
             // The parameters to check: some of every kind, the active W1 rows' included.
             let mut sample = Sample::default();
-            sample.decode(&records[2], lambda, buckets);
+            sample.decode(&records[2], lambda, buckets, model.inputs);
             let mut checked_params: Vec<usize> = Vec::new();
             for &f in sample.us().iter().chain(sample.them()).step_by(5) {
                 checked_params.extend((0..HIDDEN).step_by(37).map(|j| f * HIDDEN + j));

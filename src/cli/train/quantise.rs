@@ -70,6 +70,7 @@ pub fn quantise(model: &Model) -> Result<Network> {
         .collect::<Result<Vec<_>>>()?;
     let activation = model.activation;
     Network::from_weights(&ft_weights, &ft_bias, &out_weights, &out_bias, activation)
+        .map(|network| network.with_inputs(model.inputs))
         .context("the quantised weights do not make a network")
 }
 
@@ -103,7 +104,7 @@ pub fn compare(
             let mut sample = Sample::default();
             let mut part = [0.0f64; 4]; // Σ |diff|, max |diff|, float loss, engine loss
             for &i in chunk {
-                sample.decode_index(records, i, lambda, model.layout.buckets);
+                sample.decode_index(records, i, lambda, model.layout.buckets, model.inputs);
                 let float = f64::from(model.output(&sample)) * scale;
                 let engine = f64::from(network.evaluate_features(simd, sample.us(), sample.them()));
                 let diff = (float - engine).abs();
@@ -133,7 +134,7 @@ mod tests {
     use super::super::model::{W1_CLIP, W2_CLIP};
     use super::super::rng::Rng;
     use super::*;
-    use horizon_chess::nnue::Activation;
+    use horizon_chess::nnue::{Activation, Inputs};
     use horizon_chess::packed::Outcome;
     use horizon_chess::shakmaty::{Chess, Position as _};
 
@@ -183,17 +184,18 @@ mod tests {
         records
             .iter()
             .map(|r| {
-                sample.decode(r, 0.0, model.layout.buckets);
+                sample.decode(r, 0.0, model.layout.buckets, model.inputs);
                 f64::from(model.output(&sample)).abs() * 400.0
             })
             .sum::<f64>()
             / records.len() as f64
     }
 
-    const CASES: [(Activation, usize, u64); 3] = [
-        (Activation::SCReLU, 1, 1),
-        (Activation::CReLU, 8, 2),
-        (Activation::SCReLU, 8, 3),
+    const CASES: [(Activation, usize, u64, Inputs); 4] = [
+        (Activation::SCReLU, 1, 1, Inputs::Plain),
+        (Activation::CReLU, 8, 2, Inputs::Plain),
+        (Activation::SCReLU, 8, 3, Inputs::Plain),
+        (Activation::SCReLU, 8, 4, Inputs::KingMirrored),
     ];
 
     /// Weights already on the integer grid: the engine computes the float network's output
@@ -203,8 +205,9 @@ mod tests {
     fn weights_on_the_grid_quantise_exactly() {
         let records = random_positions(2000);
         let indices: Vec<u32> = (0..records.len() as u32).collect();
-        for (activation, buckets, seed) in CASES {
+        for (activation, buckets, seed, inputs) in CASES {
             let mut model = random_model(activation, buckets, seed, 1.0);
+            model.inputs = inputs;
             let layout = model.layout;
             let snap = |w: &mut f32, scale: i32| *w = (*w * scale as f32).round() / scale as f32;
             for w in &mut model.params[..Layout::W2] {
@@ -219,6 +222,7 @@ mod tests {
             let network = quantise(&model).expect("quantises");
             assert_eq!(network.buckets(), buckets);
             assert_eq!(network.activation(), activation);
+            assert_eq!(network.inputs(), inputs);
             // The file round trip keeps every weight.
             let back = Network::from_bytes(&network.to_bytes()).expect("reads back");
             assert_eq!(back, network);
@@ -241,8 +245,9 @@ mod tests {
     fn quantised_network_agrees_with_the_float_one() {
         let records = random_positions(2000);
         let indices: Vec<u32> = (0..records.len() as u32).collect();
-        for (activation, buckets, seed) in CASES {
-            let model = random_model(activation, buckets, seed, 0.25);
+        for (activation, buckets, seed, inputs) in CASES {
+            let mut model = random_model(activation, buckets, seed, 0.25);
+            model.inputs = inputs;
             let network = quantise(&model).expect("quantises");
             let agreement = compare(&model, &network, &records, &indices, 0.0);
             let spread = spread(&model, &records);

@@ -5,7 +5,7 @@
 
 use shakmaty::{Chess, Color, Move, Position as _, Role, Square};
 
-use crate::nnue::Dirty;
+use crate::nnue::{Dirty, Inputs};
 
 use super::bits::{relative, side};
 use super::build_packed;
@@ -54,7 +54,7 @@ pub fn from_scratch(chess: &Chess) -> i32 {
 /// removes, as the network's accumulator sees them.
 #[inline]
 pub fn after_move(sum: i32, before: &Chess, m: Move) -> i32 {
-    let dirty = Dirty::of_move(before, m);
+    let dirty = Dirty::of_move(before, m, Inputs::Plain);
     let (added, removed) = dirty.changes();
     let sum = added.fold(sum, |sum, (color, role, square)| {
         sum.wrapping_add(value(color, role, square))

@@ -4,15 +4,16 @@
 //! evaluation at or below that ply walks back to the nearest computed accumulator and
 //! applies the recorded changes forward, so a node that is cut off before it evaluates
 //! costs no update (as in Stockfish's lazy accumulator). A position set up from scratch is
-//! summed from scratch ([`Accumulator::refresh`]).
+//! summed from scratch ([`Accumulator::refresh`]), and so is one reached by a king move
+//! that changes its side's [`king_flip`] (every square of that perspective moves).
 
 use std::sync::Arc;
 
 use shakmaty::{CastlingSide, Chess, Color, Move, Position as _, Role, Square};
 
-use super::feature;
-use super::network::Network;
+use super::network::{Inputs, Network};
 use super::simd::{Row, Simd};
+use super::{feature, king_flip};
 
 /// Both perspectives' first-layer sums, White's first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,12 +38,18 @@ impl Accumulator {
             rows: [network.ft_bias; 2],
         };
         let board = chess.board();
+        let flips = PERSPECTIVES.map(|p| {
+            board
+                .king_of(p)
+                .map_or(0, |king| king_flip(network.inputs(), king))
+        });
         for square in board.occupied() {
             let Some(piece) = board.piece_at(square) else {
                 continue;
             };
             for perspective in PERSPECTIVES {
-                let f = feature(perspective, piece.color, piece.role, square);
+                let flip = flips[side(perspective)];
+                let f = feature(perspective, piece.color, piece.role, square, flip);
                 simd.add(&mut acc.rows[side(perspective)], network.row(f));
             }
         }
@@ -60,19 +67,23 @@ struct Placed {
 
 impl Placed {
     #[inline(always)]
-    fn feature(self, perspective: Color) -> usize {
-        feature(perspective, self.color, self.role, self.square)
+    fn feature(self, perspective: Color, flip: usize) -> usize {
+        feature(perspective, self.color, self.role, self.square, flip)
     }
 }
 
 /// What a move changed on the board: at most two pieces added (castling) and two removed
-/// (castling, captures).
+/// (castling, captures), and each perspective's square flip ([`king_flip`]) on both sides
+/// of the move unless `flip_changed`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dirty {
     added: [Placed; 2],
     removed: [Placed; 2],
     adds: u8,
     removes: u8,
+    flips: [u8; 2],
+    /// A king move changed its side's flip: the accumulator is summed from scratch.
+    flip_changed: bool,
 }
 
 const NOWHERE: Placed = Placed {
@@ -88,6 +99,8 @@ impl Dirty {
         removed: [NOWHERE; 2],
         adds: 0,
         removes: 0,
+        flips: [0; 2],
+        flip_changed: false,
     };
 
     #[inline(always)]
@@ -125,11 +138,34 @@ impl Dirty {
         )
     }
 
-    /// The changes of legal move `m` in `before`.
+    /// The changes of legal move `m` in `before`, for a network of `inputs`.
     #[inline]
-    pub fn of_move(before: &Chess, m: Move) -> Dirty {
+    pub fn of_move(before: &Chess, m: Move, inputs: Inputs) -> Dirty {
         let us = before.turn();
         let mut dirty = Dirty::NONE;
+        if inputs == Inputs::KingMirrored {
+            let board = before.board();
+            for perspective in PERSPECTIVES {
+                let flip = board
+                    .king_of(perspective)
+                    .map_or(0, |k| king_flip(inputs, k));
+                dirty.flips[side(perspective)] = flip as u8;
+            }
+            let king_to = match m {
+                Move::Normal {
+                    role: Role::King,
+                    to,
+                    ..
+                } => Some(to),
+                Move::Castle { king, rook } => {
+                    Some(CastlingSide::from_king_side(king < rook).king_to(us))
+                }
+                _ => None,
+            };
+            if let Some(to) = king_to {
+                dirty.flip_changed = king_flip(inputs, to) != usize::from(dirty.flips[side(us)]);
+            }
+        }
         match m {
             Move::Normal {
                 role,
@@ -166,8 +202,9 @@ impl Dirty {
     fn apply(&self, network: &Network, simd: Simd, src: &Accumulator, dst: &mut Accumulator) {
         for perspective in PERSPECTIVES {
             let s = side(perspective);
+            let flip = usize::from(self.flips[s]);
             let (from, to) = (&src.rows[s], &mut dst.rows[s]);
-            let row = |p: Placed| network.row(p.feature(perspective));
+            let row = |p: Placed| network.row(p.feature(perspective, flip));
             match (self.adds, self.removes) {
                 (0, 0) => *to = *from,
                 (1, 1) => simd.add_sub(to, from, row(self.added[0]), row(self.removed[0])),
@@ -265,7 +302,18 @@ impl NnueStack {
     pub fn record(&mut self, ply: usize, dirty: Dirty) {
         let slot = self.slot(ply);
         slot.dirty = dirty;
-        slot.state = State::Dirty;
+        slot.state = if dirty.flip_changed {
+            State::Stale
+        } else {
+            State::Dirty
+        };
+    }
+
+    /// Records legal move `m`, played in `before`, that leads to `ply`.
+    #[inline]
+    pub fn record_move(&mut self, ply: usize, before: &Chess, m: Move) {
+        let dirty = Dirty::of_move(before, m, self.network.inputs());
+        self.record(ply, dirty);
     }
 
     /// The accumulator of `ply`, whose position is `chess`, brought up to date.

@@ -3,7 +3,8 @@
 //!
 //! - Inputs: for each side's perspective, one feature per piece, `(ours/theirs, role,
 //!   square)` with the board mirrored vertically for Black, so the side's own pieces always
-//!   "move up" ([`feature`]).
+//!   "move up" ([`feature`]); with [`Inputs::KingMirrored`] also mirrored left to right
+//!   while the perspective's own king stands on files a-d ([`king_flip`]).
 //! - The first layer is an accumulator per perspective, the sum of the weight rows of the
 //!   active features plus a bias, kept incrementally in the ply stack
 //!   ([`accumulator`]): a move adds and removes two to four rows instead of summing thirty.
@@ -20,7 +21,7 @@ pub mod network;
 pub mod simd;
 
 pub use accumulator::{Accumulator, Dirty, NnueStack};
-pub use network::{Activation, Network, NetworkError};
+pub use network::{Activation, Inputs, Network, NetworkError};
 
 use shakmaty::{Color, Role, Square};
 
@@ -42,15 +43,29 @@ const _: () = assert!(QB > 0 && QB <= i16::MAX as i32 && (QB as u32).is_power_of
 /// Centipawns per unit of the network's float output (the trainer's sigmoid scale).
 pub const SCALE: i32 = 400;
 
-/// The input index of a `color` `role` on `square`, seen from `perspective`.
+/// The input index of a `color` `role` on `square`, seen from `perspective`, whose squares
+/// are XORed with `flip` ([`king_flip`]: 0, or 7 to mirror them left to right).
 #[inline(always)]
-pub fn feature(perspective: Color, color: Color, role: Role, square: Square) -> usize {
+pub fn feature(perspective: Color, color: Color, role: Role, square: Square, flip: usize) -> usize {
     let theirs = usize::from(color != perspective);
     let square = match perspective {
-        Color::White => square as usize,
-        Color::Black => square as usize ^ 56,
+        Color::White => square as usize ^ flip,
+        Color::Black => square as usize ^ 56 ^ flip,
     };
     (theirs * 6 + (role as usize - 1)) * 64 + square
+}
+
+/// The square flip of a perspective whose king stands on `king`: 7 (files a-d mirrored
+/// onto h-e) where the inputs are [`Inputs::KingMirrored`] and the king is on files a-d,
+/// else 0. Horizontal king mirroring: the network sees its own king on files e-h only, so
+/// what it learns of a king-side position also serves the queen-side one (as in
+/// Stockfish's `HalfKAv2_hm` inputs, here without king buckets).
+#[inline(always)]
+pub fn king_flip(inputs: Inputs, king: Square) -> usize {
+    match inputs {
+        Inputs::Plain => 0,
+        Inputs::KingMirrored => usize::from((king as usize & 7) < 4) * 7,
+    }
 }
 
 /// The output bucket of a position with `pieces` pieces on the board (kings included),

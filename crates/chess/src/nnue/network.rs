@@ -10,10 +10,11 @@
 //! | 8-9 | hidden neurons per perspective (must equal [`HIDDEN`]) |
 //! | 10-11 | output buckets (1 ..= 32) |
 //! | 12 | activation: 0 CReLU, 1 SCReLU |
-//! | 13-15 | zero |
+//! | 13 | inputs: 0 plain, 1 king-mirrored ([`Inputs`]) |
+//! | 14-15 | zero |
 //! | 16-17, 18-19, 20-21 | `QA`, `QB`, `SCALE` (`QA` and `SCALE` must equal this build's; `QB`, the output weights' scale, is the file's own, a power of two: 64 in the first networks, [`QB`] since) |
 //! | 22-23 | zero |
-//! | 24-31 | FNV-1a 64 hash of every byte after the header |
+//! | 24-31 | FNV-1a 64 hash of every byte after the header, continued over the bytes `hm` for king-mirrored inputs (so that damage to byte 13 is refused too) |
 //!
 //! Then `i16` first-layer weights, input by input (`768 × HIDDEN`), the `i16` first-layer
 //! bias (`HIDDEN`), the `i16` output weights bucket by bucket (`2 × HIDDEN` each: the side to
@@ -39,6 +40,16 @@ pub enum Activation {
     CReLU,
     /// `clamp(x, 0, 1)²`.
     SCReLU,
+}
+
+/// How each perspective's squares index the inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inputs {
+    /// The board as the perspective sees it (mirrored vertically for Black).
+    Plain,
+    /// Also mirrored left to right while the perspective's king stands on files a-d
+    /// ([`super::king_flip`]).
+    KingMirrored,
 }
 
 /// Why a network file was refused.
@@ -90,6 +101,7 @@ pub struct Network {
     pub(crate) out_weights: Box<[[Row; 2]]>,
     pub(crate) out_bias: Box<[i32]>,
     pub(crate) activation: Activation,
+    pub(crate) inputs: Inputs,
     /// The output weights' scale (the bias is stored `× QA · qb`).
     pub(crate) qb: i32,
     /// The file's content hash (for `info string` and reproducibility).
@@ -102,6 +114,7 @@ impl fmt::Debug for Network {
             .field("hidden", &HIDDEN)
             .field("buckets", &self.buckets())
             .field("activation", &self.activation)
+            .field("inputs", &self.inputs)
             .field("qb", &self.qb)
             .field("hash", &format_args!("{:016x}", self.hash))
             .finish()
@@ -115,6 +128,19 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     for &b in bytes {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// The hash a file of `inputs` stores for `payload`: plain networks keep the hash of the
+/// first files; king-mirrored ones continue it over a tag, so that the layout byte is covered.
+fn content_hash(payload: &[u8], inputs: Inputs) -> u64 {
+    let mut hash = fnv1a(payload);
+    if inputs == Inputs::KingMirrored {
+        for &b in b"hm" {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
     }
     hash
 }
@@ -187,11 +213,19 @@ impl Network {
                 .collect(),
             out_bias: out_bias.into(),
             activation,
+            inputs: Inputs::Plain,
             qb: QB,
             hash: 0,
         };
-        network.hash = fnv1a(&network.payload());
+        network.hash = content_hash(&network.payload(), network.inputs);
         Ok(network)
+    }
+
+    /// The same weights read through `inputs` (the hash follows).
+    pub fn with_inputs(mut self, inputs: Inputs) -> Network {
+        self.inputs = inputs;
+        self.hash = content_hash(&self.payload(), inputs);
+        self
     }
 
     fn payload(&self) -> Vec<u8> {
@@ -225,7 +259,11 @@ impl Network {
             Activation::CReLU => 0,
             Activation::SCReLU => 1,
         });
-        out.extend_from_slice(&[0; 3]);
+        out.push(match self.inputs {
+            Inputs::Plain => 0,
+            Inputs::KingMirrored => 1,
+        });
+        out.extend_from_slice(&[0; 2]);
         for v in [QA, self.qb, SCALE, 0] {
             out.extend_from_slice(&(v as i16).to_le_bytes());
         }
@@ -267,6 +305,11 @@ impl Network {
             1 => Activation::SCReLU,
             other => return arch(format!("activation {other} (0 CReLU, 1 SCReLU)")),
         };
+        let inputs = match bytes[13] {
+            0 => Inputs::Plain,
+            1 => Inputs::KingMirrored,
+            other => return arch(format!("inputs {other} (0 plain, 1 king-mirrored)")),
+        };
         let scales = (i16_at(16), i16_at(18), i16_at(20));
         // The header is outside the hash: a power of two (64 or 1,024 so far) refuses every
         // one-bit damage of the scale.
@@ -297,7 +340,7 @@ impl Network {
         let mut stored = [0u8; 8];
         stored.copy_from_slice(&bytes[24..32]);
         let stored = u64::from_le_bytes(stored);
-        let computed = fnv1a(&bytes[HEADER_BYTES..]);
+        let computed = content_hash(&bytes[HEADER_BYTES..], inputs);
         if stored != computed {
             return Err(NetworkError::HashMismatch { stored, computed });
         }
@@ -315,6 +358,7 @@ impl Network {
             out_weights,
             out_bias,
             activation,
+            inputs,
             qb,
             hash: stored,
         })
@@ -334,6 +378,11 @@ impl Network {
     /// The activation of the first layer's outputs.
     pub fn activation(&self) -> Activation {
         self.activation
+    }
+
+    /// How the perspectives' squares index the inputs.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
     }
 
     /// The output weights' scale.
