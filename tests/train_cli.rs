@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::{assert_success, run_horizon, scratch_dir, stdout};
-use horizon_chess::nnue::{Activation, Network};
+use horizon_chess::nnue::{Activation, Inputs, Network};
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -115,6 +115,7 @@ fn train_learns_writes_a_network_and_resumes_exactly() {
     let network = Network::from_bytes(&bytes).expect("a valid network");
     assert_eq!(network.buckets(), 1);
     assert_eq!(network.activation(), Activation::SCReLU);
+    assert_eq!(network.inputs(), Inputs::Plain);
     assert_eq!(
         std::fs::read(a.join("epoch-3.nnue")).expect("per-epoch network"),
         bytes
@@ -153,6 +154,31 @@ fn train_learns_writes_a_network_and_resumes_exactly() {
         .collect();
     assert_eq!(two[0], two[1]);
 
+    // King-mirrored inputs: another network, and the file says so.
+    let mirrored_net = dir.join("king-mirrored.nnue");
+    let mirrored = train(&[
+        "--threads",
+        "1",
+        "--king-mirror",
+        "--out",
+        path(&mirrored_net),
+    ]);
+    assert!(mirrored.contains("KingMirrored inputs"), "{mirrored}");
+    assert_ne!(weights_hash(&mirrored), weights_hash(&full));
+    let network = Network::from_bytes(&std::fs::read(&mirrored_net).expect("network written"))
+        .expect("a valid network");
+    assert_eq!(network.inputs(), Inputs::KingMirrored);
+    let both = failure(&[
+        "train",
+        "--data",
+        path(&data),
+        "--mirror",
+        "--king-mirror",
+        "--out",
+        path(&dir.join("x.nnue")),
+    ]);
+    assert!(both.contains("give one"), "{both}");
+
     // A resume with another model, or on other data, is refused.
     let error = failure(&[
         "train",
@@ -172,6 +198,26 @@ fn train_learns_writes_a_network_and_resumes_exactly() {
         path(&dir.join("x.nnue")),
     ]);
     assert!(error.contains("made with --buckets 1, not 8"), "{error}");
+    let error = failure(&[
+        "train",
+        "--data",
+        path(&data),
+        "--val-fraction",
+        "0.1",
+        "--seed",
+        "5",
+        "--batch",
+        "16",
+        "--king-mirror",
+        "--resume",
+        path(&a.join("epoch-1.ckpt")),
+        "--out",
+        path(&dir.join("x.nnue")),
+    ]);
+    assert!(
+        error.contains("made with --king-mirror false, not true"),
+        "{error}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -611,15 +611,19 @@ fn eval_file_problems_are_reported_and_play_goes_on() {
             "{name}"
         );
     }
-    // The built-in network before any EvalFile.
+    // The built-in network before any EvalFile: the search's evaluation by default.
     let built_in = horizon_chess::nnue::Network::embedded().expect("the built-in network reads");
     e.send("eval");
     let (eval, _) = e.expect("info string network", 5 * SECOND);
     assert!(
         eval.contains(&format!("{:016x} (built-in)", built_in.hash()))
-            && eval.contains("Eval=classic: not used"),
+            && eval.contains("the search's evaluation"),
         "{eval}"
     );
+    e.send("setoption name Eval value classic");
+    e.send("eval");
+    let (eval, _) = e.expect("info string network", 5 * SECOND);
+    assert!(eval.contains("Eval=classic: not used"), "{eval}");
     e.send(&format!(
         "setoption name EvalFile value {}",
         missing.display()

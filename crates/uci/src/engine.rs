@@ -146,7 +146,8 @@ impl Engine {
                 failures_reported: 0,
             },
             evaluation: Evaluation {
-                nnue: false,
+                // The built-in network beat the classic evaluation by SPRT (docs/nnue.md).
+                nnue: true,
                 file: String::new(),
                 network: Evaluation::built_in(),
             },
@@ -241,7 +242,7 @@ impl Engine {
             "option name SyzygyProbeLimit type spin default {MAX_TABLE_PIECES} min 0 max {MAX_TABLE_PIECES}"
         ));
         o.line("option name Syzygy50MoveRule type check default true");
-        o.line("option name Eval type combo default classic var classic var nnue");
+        o.line("option name Eval type combo default nnue var nnue var classic");
         o.line("option name EvalFile type string default <empty>");
         let defaults = SearchConfig::default();
         for option in options::SEARCH_OPTIONS {
