@@ -180,40 +180,30 @@ fn train_learns_writes_a_network_and_resumes_exactly() {
     assert!(both.contains("give one"), "{both}");
 
     // A resume with another model, or on other data, is refused.
-    let error = failure(&[
-        "train",
-        "--data",
-        path(&data),
-        "--buckets",
-        "8",
-        "--val-fraction",
-        "0.1",
-        "--seed",
-        "5",
-        "--batch",
-        "16",
-        "--resume",
-        path(&a.join("epoch-1.ckpt")),
-        "--out",
-        path(&dir.join("x.nnue")),
-    ]);
+    let resume_with = |option: &[&str]| {
+        let checkpoint = a.join("epoch-1.ckpt");
+        let out = dir.join("x.nnue");
+        let mut args = vec![
+            "train",
+            "--data",
+            path(&data),
+            "--val-fraction",
+            "0.1",
+            "--seed",
+            "5",
+            "--batch",
+            "16",
+            "--resume",
+            path(&checkpoint),
+            "--out",
+            path(&out),
+        ];
+        args.extend_from_slice(option);
+        failure(&args)
+    };
+    let error = resume_with(&["--buckets", "8"]);
     assert!(error.contains("made with --buckets 1, not 8"), "{error}");
-    let error = failure(&[
-        "train",
-        "--data",
-        path(&data),
-        "--val-fraction",
-        "0.1",
-        "--seed",
-        "5",
-        "--batch",
-        "16",
-        "--king-mirror",
-        "--resume",
-        path(&a.join("epoch-1.ckpt")),
-        "--out",
-        path(&dir.join("x.nnue")),
-    ]);
+    let error = resume_with(&["--king-mirror"]);
     assert!(
         error.contains("made with --king-mirror false, not true"),
         "{error}"
