@@ -5,8 +5,10 @@
 //! vectorises, and compiled twice: for the build's baseline (SSE2 on x86-64, whatever the
 //! target has elsewhere) and, on x86-64, with AVX2 enabled, chosen at run time by
 //! [`Simd::detect`]. Integer arithmetic wraps the same way in both, so they give identical
-//! results (tested in `tests/nnue.rs`); `horizon bench --set`-style speed comparisons are in
-//! `docs/nnue.md`.
+//! results (tested in `tests/nnue.rs`). The exception is the SCReLU dot product, written
+//! with AVX2 intrinsics: the plain loop's exact 64-bit sums compile to slow widening code,
+//! while `madd` keeps it in 32-bit lanes, still exact (its doc comment bounds every sum;
+//! tested against the plain loop at the extremes). Speed figures are in `docs/speed.md`.
 
 use super::{HIDDEN, QA};
 
@@ -167,7 +169,7 @@ fn crelu_dot(x: &Row, w: &Row) -> i64 {
 /// The same kernels compiled with AVX2.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::Row;
+    use super::{HIDDEN, QA, Row};
 
     #[target_feature(enable = "avx2")]
     pub(super) fn add_sub(dst: &mut Row, src: &Row, add: &Row, sub: &Row) {
@@ -189,13 +191,98 @@ mod avx2 {
         super::sub(dst, sub)
     }
 
+    /// `Σ clamp(x, 0, QA)² · w` exactly, in 32-bit lanes: the compiler's version of the
+    /// plain loop widens every product to 64 bits. With `v = clamp(x)` in `0..=255`, the
+    /// product `v·w` (at most 24 bits) is split as `65536·h + l`, `h` and `l` signed 16-bit
+    /// (`mulhi` and `mullo`, `h` raised by one where `l` reads negative), so that
+    /// `v²·w = 65536·(v·h) + v·l`, and `madd` sums both products pairwise into 32-bit
+    /// lanes. Bounds: `|h| ≤ 128` and `|v·l| ≤ 255 · 32768`, and each of the 8 lanes sums
+    /// `HIDDEN / 8` products (32 · 255 · 32768 < 2³¹), so neither sum can overflow.
     #[target_feature(enable = "avx2")]
     pub(super) fn screlu_dot(x: &Row, w: &Row) -> i64 {
-        super::screlu_dot(x, w)
+        use std::arch::x86_64::*;
+        const LANES: usize = 16;
+        const _: () =
+            assert!(HIDDEN.is_multiple_of(LANES) && (HIDDEN / 8) as i64 * 255 * 32_768 < 1 << 31);
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut high = zero;
+        let mut low = zero;
+        for chunk in 0..HIDDEN / LANES {
+            // SAFETY: `Row` is 64-byte aligned and holds `HIDDEN` values, so every chunk of
+            // 16 is in bounds and 32-byte aligned.
+            let (x, w) = unsafe {
+                (
+                    _mm256_load_si256(x.0.as_ptr().add(chunk * LANES).cast()),
+                    _mm256_load_si256(w.0.as_ptr().add(chunk * LANES).cast()),
+                )
+            };
+            let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            let l = _mm256_mullo_epi16(v, w);
+            // h − (l >> 15): one more where l, read as signed, is negative.
+            let h = _mm256_sub_epi16(_mm256_mulhi_epi16(v, w), _mm256_srai_epi16::<15>(l));
+            high = _mm256_add_epi32(high, _mm256_madd_epi16(v, h));
+            low = _mm256_add_epi32(low, _mm256_madd_epi16(v, l));
+        }
+        let mut lanes = [[0i32; 8]; 2];
+        // SAFETY: each destination is 8 `i32`s, 32 bytes; unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(lanes[0].as_mut_ptr().cast(), high);
+            _mm256_storeu_si256(lanes[1].as_mut_ptr().cast(), low);
+        }
+        let sum = |lanes: &[i32; 8]| lanes.iter().map(|&s| i64::from(s)).sum::<i64>();
+        65_536 * sum(&lanes[0]) + sum(&lanes[1])
     }
 
     #[target_feature(enable = "avx2")]
     pub(super) fn crelu_dot(x: &Row, w: &Row) -> i64 {
         super::crelu_dot(x, w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The AVX2 dot products equal the portable ones exactly, on rows at the extremes that
+    /// the 32-bit lanes' bounds are argued for: every weight from `i16::MIN` to `i16::MAX`,
+    /// accumulators below zero, inside `0..=QA` and above it.
+    #[test]
+    fn vector_dot_products_are_exact_at_the_extremes() {
+        if Simd::detect() != Simd::Avx2 {
+            eprintln!("skipped: this processor has no AVX2, only the portable kernels run");
+            return;
+        }
+        let mut rng = StdRng::seed_from_u64(17);
+        let full = |rng: &mut StdRng| Row(std::array::from_fn(|_| rng.random::<i16>()));
+        let mut cases = vec![
+            (Row([QA as i16; HIDDEN]), Row([i16::MAX; HIDDEN])),
+            (Row([QA as i16; HIDDEN]), Row([i16::MIN; HIDDEN])),
+            (Row([i16::MAX; HIDDEN]), Row([i16::MIN; HIDDEN])),
+            (Row([i16::MIN; HIDDEN]), Row([i16::MAX; HIDDEN])),
+            (Row([1; HIDDEN]), Row([-1; HIDDEN])),
+        ];
+        for _ in 0..2_000 {
+            let x = Row(std::array::from_fn(|_| rng.random_range(-300..=300)));
+            cases.push((x, full(&mut rng)));
+            cases.push((full(&mut rng), full(&mut rng)));
+            let edge = [i16::MIN, i16::MIN + 1, -1, 0, 1, i16::MAX - 1, i16::MAX];
+            let w = Row(std::array::from_fn(|_| {
+                edge[rng.random_range(0..edge.len())]
+            }));
+            cases.push((x, w));
+        }
+        for (x, w) in &cases {
+            assert_eq!(
+                Simd::Avx2.screlu_dot(x, w),
+                Simd::Portable.screlu_dot(x, w),
+                "{x:?} {w:?}"
+            );
+            assert_eq!(Simd::Avx2.crelu_dot(x, w), Simd::Portable.crelu_dot(x, w));
+        }
+        let top = HIDDEN as i64 * i64::from(QA * QA) * i64::from(i16::MAX);
+        assert_eq!(Simd::Avx2.screlu_dot(&cases[0].0, &cases[0].1), top);
     }
 }
