@@ -131,15 +131,21 @@ impl Position {
     }
 
     /// Static evaluation (side to move's view): the network's when one is set, otherwise
-    /// the classic evaluation with this position's pawn hash.
+    /// the classic evaluation with this position's pawn hash. Either is cached by key: a
+    /// hit skips the network's output layer, and its accumulator stays unbrought until a
+    /// later evaluation above this ply needs it.
     #[inline]
     pub fn evaluate(&mut self) -> i32 {
-        let chess = &self.frames[self.top].chess;
+        let frame = &self.frames[self.top];
+        let chess = &frame.chess;
         match self.nnue.as_deref_mut() {
-            Some(nnue) => nnue.evaluate(self.top, chess),
+            Some(nnue) => {
+                let top = self.top;
+                self.eval_cache
+                    .get_or_insert(frame.key, || nnue.evaluate(top, chess))
+            }
             None => {
                 let pawn_table = &mut self.pawn_table;
-                let frame = &self.frames[self.top];
                 let knowledge = (self.knowledge, &mut self.knowledge_counts);
                 self.eval_cache.get_or_insert(frame.key, || {
                     eval::evaluate_with_psqt(chess, pawn_table, frame.psqt, knowledge)
@@ -174,6 +180,8 @@ impl Position {
     /// lacks them), or with the classic evaluation when `None`.
     pub fn set_network(&mut self, network: Option<Arc<Network>>, simd: Simd) {
         self.nnue = network.map(|network| Box::new(NnueStack::new(network, simd)));
+        // The cache holds the previous evaluation's values.
+        self.eval_cache.clear();
     }
 
     /// Whether the legal move `m` gives check. The check squares are found once per

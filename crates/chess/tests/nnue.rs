@@ -549,3 +549,54 @@ fn feature_lists_evaluate_like_positions() {
         }
     }
 }
+
+/// The evaluation cache (by key) serves the network's values too: with positions revisited
+/// by take-backs, every evaluation equals a fresh position's, many of them from the cache,
+/// and a change of network (or back to the classic evaluation) drops the cached values.
+#[test]
+fn cached_network_evaluations_are_the_networks_own() {
+    let simd = Simd::detect();
+    let first =
+        Arc::new(random_network(41, Activation::SCReLU, 8).with_inputs(Inputs::KingMirrored));
+    let second = Arc::new(random_network(42, Activation::SCReLU, 8));
+    let fresh = |pos: &Position, network: Option<&Arc<Network>>| {
+        let mut p = Position::from_fen(&pos.fen()).expect("own FEN");
+        p.set_network(network.cloned(), simd);
+        p.evaluate()
+    };
+    let mut rng = StdRng::seed_from_u64(43);
+    let mut switches = 0;
+    for game in 0..40 {
+        let mut pos = with_network(STARTS[game % STARTS.len()], &first, simd);
+        for _ in 0..60 {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            pos.play(m);
+            let value = pos.evaluate();
+            assert_eq!(value, fresh(&pos, Some(&first)), "{}", pos.fen());
+            // Back and forth: the second visit is a cache hit.
+            pos.undo();
+            pos.evaluate();
+            pos.play(m);
+            assert_eq!(pos.evaluate(), value, "{}", pos.fen());
+        }
+        let (hits, probes) = pos.eval_cache_counters();
+        assert!(hits * 3 >= probes, "{hits} hits of {probes} probes");
+        // Another network, then the classic evaluation: no value of the first survives.
+        let value = pos.evaluate();
+        pos.set_network(Some(Arc::clone(&second)), simd);
+        let other = pos.evaluate();
+        assert_eq!(other, fresh(&pos, Some(&second)));
+        pos.set_network(None, simd);
+        assert_eq!(pos.evaluate(), fresh(&pos, None));
+        switches += usize::from(other != value);
+    }
+    assert!(
+        switches > 30,
+        "the two networks agreed in {} of 40 positions",
+        40 - switches
+    );
+}
