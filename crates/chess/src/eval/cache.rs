@@ -1,8 +1,10 @@
-//! The evaluation cache: the classic evaluation of recently seen positions, by Zobrist key.
+//! The evaluation cache: the static evaluation (classic or the network's) of recently seen
+//! positions, by Zobrist key.
 //!
-//! The evaluation is a pure function of the board, the side to move, castling rights and the
-//! en-passant square (the key's inputs), so a cached value is the value the evaluation would
-//! compute: the search sees the same numbers and `horizon bench` keeps its node count. The
+//! Either evaluation is a pure function of the board, the side to move, castling rights and
+//! the en-passant square (the key's inputs), so a cached value is the value the evaluation
+//! would compute: the search sees the same numbers and `horizon bench` keeps its node count
+//! (`Position::set_network` clears the cache, whose values belong to one evaluation). The
 //! table entry carries the static evaluation too, but only while the entry survives; this
 //! cache catches the positions the table lost or never stored (quiescence at a full table).
 
