@@ -70,6 +70,8 @@ pub struct EpdArgs {
     /// Syzygy tables to probe (directories separated by `:`, `;` on Windows).
     #[arg(long, value_name = "DIR")]
     pub syzygy: Option<String>,
+    #[command(flatten)]
+    pub network: super::network::NetworkArgs,
 }
 
 /// Opens `--syzygy` tables and says what was found; an error when none is usable.
@@ -209,6 +211,7 @@ pub fn run(args: &EpdArgs) -> Result<()> {
     let limits = limits_from(args.movetime, args.nodes, args.depth, args.min_nodes)?;
     let suites = load(&args.files)?;
     let tablebases = open_tablebases(args.syzygy.as_deref())?;
+    let evaluator = args.network.load()?;
 
     let mut work: Vec<(usize, &EpdRecord)> = Vec::new();
     for (s, loaded) in suites.iter().enumerate() {
@@ -242,6 +245,9 @@ pub fn run(args: &EpdArgs) -> Result<()> {
         args.jobs,
         if args.bare { "bare" } else { "default" },
     );
+    if let Some(evaluator) = &evaluator {
+        say!("evaluation: {}", evaluator.describe());
+    }
     for loaded in &suites {
         say!("{}: {}", loaded.name, load_summary(&loaded.suite));
     }
@@ -271,7 +277,11 @@ pub fn run(args: &EpdArgs) -> Result<()> {
     run_ordered(
         work.len(),
         args.jobs,
-        || Engine::new(config.clone(), args.hash, args.threads).with_tablebases(tablebases.clone()),
+        || {
+            Engine::new(config.clone(), args.hash, args.threads)
+                .with_tablebases(tablebases.clone())
+                .with_evaluator(evaluator.clone())
+        },
         |engine, i| solve(engine, work[i].1, &limits),
         |i, outcome| {
             let (suite, record) = work[i];

@@ -13,6 +13,8 @@ use horizon_search::{
     TranspositionTable,
 };
 
+use super::network::Evaluator;
+
 /// One search thread set with its own table: a `--jobs` worker.
 pub struct Engine {
     main: Searcher<Position>,
@@ -20,6 +22,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
     tablebases: Option<Arc<Tablebases>>,
+    /// The network that evaluates, or `None` for the classic evaluation.
+    evaluator: Option<Evaluator>,
     /// Whether the last search's root was in the tables.
     root_in_tables: bool,
 }
@@ -38,8 +42,15 @@ impl Engine {
             tt,
             control,
             tablebases: None,
+            evaluator: None,
             root_in_tables: false,
         }
+    }
+
+    /// Evaluates with `evaluator`'s network (`None`: the classic evaluation).
+    pub fn with_evaluator(mut self, evaluator: Option<Evaluator>) -> Engine {
+        self.evaluator = evaluator;
+        self
     }
 
     /// Endgame tables to probe (when the configuration's `Syzygy` switch is on).
@@ -68,6 +79,16 @@ impl Engine {
         self.helpers.iter_mut().for_each(Searcher::clear);
         self.control.reset();
         self.root_in_tables = false;
+        let installed;
+        let position = match &self.evaluator {
+            Some(evaluator) => {
+                let mut own = position.clone();
+                evaluator.install(&mut own);
+                installed = own;
+                &installed
+            }
+            None => position,
+        };
         if self.main.config.syzygy
             && let Some(tables) = &self.tablebases
         {

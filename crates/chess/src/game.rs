@@ -45,7 +45,7 @@ impl Game for Position {
         Position::set_eval_knowledge(self, knowledge);
     }
 
-    fn eval_knowledge_counts(&self) -> [u64; 2] {
+    fn eval_knowledge_counts(&self) -> [u64; 3] {
         Position::eval_knowledge_counts(self)
     }
 

@@ -88,7 +88,7 @@ pub struct Position {
     /// The classic evaluation's switchable knowledge (`MopUp`, `KPKBitbase`), and how many
     /// evaluations each changed.
     knowledge: EvalKnowledge,
-    knowledge_counts: [u64; 2],
+    knowledge_counts: [u64; 3],
     /// Endgame tables the search probes (shared by every thread's copy).
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
@@ -122,7 +122,7 @@ impl Position {
             pawn_table: PawnTable::default(),
             eval_cache: EvalCache::default(),
             knowledge: EvalKnowledge::default(),
-            knowledge_counts: [0; 2],
+            knowledge_counts: [0; 3],
             tablebases: None,
             nnue: None,
             check_info: CheckInfo::default(),
@@ -141,8 +141,15 @@ impl Position {
         match self.nnue.as_deref_mut() {
             Some(nnue) => {
                 let top = self.top;
-                self.eval_cache
-                    .get_or_insert(frame.key, || nnue.evaluate(top, chess))
+                let (knowledge, counts) = (self.knowledge, &mut self.knowledge_counts);
+                self.eval_cache.get_or_insert(frame.key, || {
+                    let value = nnue.evaluate(top, chess);
+                    if knowledge.network_endgame_scale {
+                        eval::scale_network_value(chess, value, &mut counts[2])
+                    } else {
+                        value
+                    }
+                })
             }
             None => {
                 let pawn_table = &mut self.pawn_table;
@@ -163,7 +170,7 @@ impl Position {
 
     /// Evaluations the switchable knowledge changed so far: by the mop-up gradient, and
     /// scored by the KPK bitbase.
-    pub fn eval_knowledge_counts(&self) -> [u64; 2] {
+    pub fn eval_knowledge_counts(&self) -> [u64; 3] {
         self.knowledge_counts
     }
 

@@ -600,3 +600,74 @@ fn cached_network_evaluations_are_the_networks_own() {
         40 - switches
     );
 }
+
+/// `NetworkEndgameScale`: the built-in network's value times the classic endgame scale,
+/// blended by phase. Rook against bishop without pawns: scale 8 of 64 at phase 3 (rook 2,
+/// bishop 1) blends to (64·3 + 8·21) / 24 = 15 of 64. Opposite bishops alone with pawns,
+/// two pawns up or less: scale 16 at phase 2, (64·2 + 16·22) / 24 = 20. Positions the scale
+/// leaves alone keep the network's value, and no value grows or changes sign.
+#[test]
+fn the_endgame_scale_shrinks_network_values_of_drawish_endings() {
+    use horizon_search::EvalKnowledge;
+    let network = Arc::new(Network::embedded().expect("the built-in network"));
+    let simd = Simd::detect();
+    let on = EvalKnowledge {
+        network_endgame_scale: true,
+        ..EvalKnowledge::default()
+    };
+    let values = |fen: &str| {
+        let mut pos = with_network(fen, &network, simd);
+        let plain = pos.evaluate();
+        pos.set_eval_knowledge(on);
+        let scaled = pos.evaluate();
+        (plain, scaled, pos.eval_knowledge_counts()[2])
+    };
+    for (fen, blended) in [
+        ("8/8/8/4k3/8/8/2KR4/5b2 w - - 0 1", 15),
+        ("8/8/8/4k3/8/8/2KR4/5b2 b - - 0 1", 15),
+        ("8/8/3k4/3p4/2pP1b2/2P5/3K4/3B4 w - - 0 1", 20),
+        ("3b4/8/3k4/3p4/2pP4/2P5/3KB3/8 b - - 0 1", 20),
+    ] {
+        let (plain, scaled, count) = values(fen);
+        assert_ne!(plain, 0, "{fen}");
+        assert_eq!(scaled, plain * blended / 64, "{fen}");
+        assert_eq!(count, 1, "{fen}");
+    }
+    for fen in STARTS {
+        let (plain, scaled, count) = values(fen);
+        assert_eq!((scaled, count), (plain, 0), "{fen}");
+    }
+    // Random games down to their endings.
+    let mut rng = StdRng::seed_from_u64(51);
+    let (mut positions, mut changed) = (0, 0);
+    for game in 0..60 {
+        let mut pos = with_network(STARTS[game % STARTS.len()], &network, simd);
+        for _ in 0..200 {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Captures first, so that games reach endings.
+            let captures: Vec<Move> = moves.iter().copied().filter(|m| m.is_capture()).collect();
+            let pick = if captures.is_empty() {
+                &moves[..]
+            } else {
+                &captures[..]
+            };
+            pos.play(pick[rng.random_range(0..pick.len())]);
+            let (plain, scaled, _) = values(&pos.fen());
+            assert!(scaled.abs() <= plain.abs(), "{}", pos.fen());
+            assert!(
+                scaled == 0 || scaled.signum() == plain.signum(),
+                "{}",
+                pos.fen()
+            );
+            positions += 1;
+            changed += usize::from(scaled != plain);
+        }
+    }
+    assert!(
+        changed > 50 && changed < positions / 2,
+        "{changed} of {positions} changed"
+    );
+}

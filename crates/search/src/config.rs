@@ -100,6 +100,9 @@ pub struct SearchConfig {
     pub mop_up: bool,
     /// King and pawn against king scored exactly by a bitbase (chess: `eval/kpk.rs`).
     pub kpk_bitbase: bool,
+    /// The network's evaluation multiplied by the classic evaluation's endgame scale in
+    /// drawish endings (chess: `eval/endgame.rs`, `scale`): the network learned few of them.
+    pub network_endgame_scale: bool,
 
     // Move ordering.
     /// Knowledge heuristic: winning/equal captures by SEE and MVV-LVA first, promotions,
@@ -305,6 +308,7 @@ impl Default for SearchConfig {
             tt_move: true,
             mop_up: false,
             kpk_bitbase: false,
+            network_endgame_scale: false,
             knowledge: true,
             knowledge_see: true,
             killers: true,
@@ -401,6 +405,7 @@ impl Default for SearchConfig {
 pub struct EvalKnowledge {
     pub mop_up: bool,
     pub kpk_bitbase: bool,
+    pub network_endgame_scale: bool,
 }
 
 impl SearchConfig {
@@ -409,6 +414,7 @@ impl SearchConfig {
         EvalKnowledge {
             mop_up: self.mop_up,
             kpk_bitbase: self.kpk_bitbase,
+            network_endgame_scale: self.network_endgame_scale,
         }
     }
 
@@ -426,6 +432,7 @@ impl SearchConfig {
             tt_move: false,
             mop_up: false,
             kpk_bitbase: false,
+            network_endgame_scale: false,
             knowledge: false,
             knowledge_see: false,
             killers: false,

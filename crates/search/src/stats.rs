@@ -111,6 +111,9 @@ pub struct SearchStats {
     /// Evaluations the game scored by its KPK bitbase (`KPKBitbase`), cached ones not
     /// counted again.
     pub kpk_evals: u64,
+    /// Network evaluations the classic endgame scale shrank (`NetworkEndgameScale`), cached
+    /// ones not counted again.
+    pub network_scaled_evals: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -186,6 +189,7 @@ impl Default for SearchStats {
             pawn_cache_hits: 0,
             mop_up_evals: 0,
             kpk_evals: 0,
+            network_scaled_evals: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -288,6 +292,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.pawn_cache_hits += o.pawn_cache_hits;
         self.mop_up_evals += o.mop_up_evals;
         self.kpk_evals += o.kpk_evals;
+        self.network_scaled_evals += o.network_scaled_evals;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -399,7 +404,7 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); mop-up evaluations {}; KPK bitbase evaluations {}; staged generation: cutoffs before quiet generation {}",
+            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); mop-up evaluations {}; KPK bitbase evaluations {}; network evaluations scaled {}; staged generation: cutoffs before quiet generation {}",
             self.eval_cache_probes,
             self.eval_cache_hits,
             pct(self.eval_cache_hits, self.eval_cache_probes),
@@ -408,6 +413,7 @@ impl fmt::Display for SearchStats {
             pct(self.pawn_cache_hits, self.pawn_cache_probes),
             self.mop_up_evals,
             self.kpk_evals,
+            self.network_scaled_evals,
             self.staged_quiet_skips
         )
     }

@@ -198,6 +198,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "classic evaluation: score king and pawn against king exactly"
     ),
     check!(
+        "NetworkEndgameScale",
+        network_endgame_scale,
+        "network evaluation: scaled down in drawish endings by the classic endgame scale"
+    ),
+    check!(
         "Knowledge",
         knowledge,
         "knowledge heuristic: captures by SEE/MVV-LVA"

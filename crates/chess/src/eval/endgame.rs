@@ -5,14 +5,14 @@
 use shakmaty::{Chess, Color, Position as _};
 
 use super::bits::{DARK_SQUARES, FILE_A, FILE_H, distance};
-use super::{Context, SCALE_NORMAL, kpk};
+use super::{Context, MAX_PHASE, ROLES, SCALE_NORMAL, kpk};
 
 /// Value of a known win of KBN against K before the mating-net bonus.
 const KBN_WIN: i32 = 800;
 
 /// Non-pawn material in "minor" units: knight and bishop 3, rook 5, queen 9.
-fn piece_units(ctx: &Context, s: usize) -> i32 {
-    let p = &ctx.pieces[s];
+fn piece_units(pieces: &[[u64; 6]; 2], s: usize) -> i32 {
+    let p = &pieces[s];
     3 * (p[1] | p[2]).count_ones() as i32
         + 5 * p[3].count_ones() as i32
         + 9 * p[4].count_ones() as i32
@@ -54,17 +54,17 @@ fn manhattan(a: usize, b: usize) -> i32 {
 
 /// Scale of the endgame half, out of [`SCALE_NORMAL`], for the side the endgame half favours.
 /// `eg_white` is the unscaled endgame half from White's view: the side it favours is the
-/// one whose winning chances are judged.
-pub(crate) fn scale(ctx: &Context, eg_white: i32) -> i32 {
-    let units = [piece_units(ctx, 0), piece_units(ctx, 1)];
+/// one whose winning chances are judged. `pieces` and `king` as in [`Context`].
+pub(crate) fn scale(pieces: &[[u64; 6]; 2], king: [usize; 2], eg_white: i32) -> i32 {
+    let units = [piece_units(pieces, 0), piece_units(pieces, 1)];
     let pawns = [
-        ctx.pieces[0][0].count_ones() as i32,
-        ctx.pieces[1][0].count_ones() as i32,
+        pieces[0][0].count_ones() as i32,
+        pieces[1][0].count_ones() as i32,
     ];
     let strong = if eg_white >= 0 { 0 } else { 1 };
     let weak = strong ^ 1;
-    let sp = &ctx.pieces[strong];
-    let wp = &ctx.pieces[weak];
+    let sp = &pieces[strong];
+    let wp = &pieces[weak];
 
     // Pawnless: at most a minor piece cannot win; a small edge rarely wins.
     if pawns[strong] == 0 {
@@ -100,7 +100,7 @@ pub(crate) fn scale(ctx: &Context, eg_white: i32) -> i32 {
             } else {
                 bishops_light
             };
-            if !covers_corner && distance(ctx.king[weak], corner) <= 1 {
+            if !covers_corner && distance(king[weak], corner) <= 1 {
                 return 0;
             }
         }
@@ -139,7 +139,7 @@ pub(crate) fn mop_up(ctx: &Context) -> i32 {
     if ctx.pieces[0][0] | ctx.pieces[1][0] != 0 {
         return 0;
     }
-    let units = [piece_units(ctx, 0), piece_units(ctx, 1)];
+    let units = [piece_units(&ctx.pieces, 0), piece_units(&ctx.pieces, 1)];
     let strong = if units[0] > units[1] { 0 } else { 1 };
     let weak = strong ^ 1;
     if units[strong] <= units[weak] || units[strong] < 5 {
@@ -183,4 +183,34 @@ pub(crate) fn kpk_score(chess: &Chess) -> Option<i32> {
     } else {
         -score
     })
+}
+
+/// The network's `value` (side to move's view) with the classic knowledge of drawish
+/// endings (`NetworkEndgameScale`): multiplied by [`scale`], blended by the material phase
+/// as the classic evaluation blends its endgame half, so that a full middlegame keeps its
+/// value. `scaled` counts the values changed.
+pub(crate) fn scale_network_value(chess: &Chess, value: i32, scaled: &mut u64) -> i32 {
+    let board = chess.board();
+    let mut pieces = [[0u64; 6]; 2];
+    for (s, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        for (r, role) in ROLES.into_iter().enumerate() {
+            pieces[s][r] = board.by_piece(role.of(color)).0;
+        }
+    }
+    let king = [0, 1].map(|s| pieces[s][5].trailing_zeros() as usize & 63);
+    let white = match chess.turn() {
+        Color::White => value,
+        Color::Black => -value,
+    };
+    let scale = scale(&pieces, king, white);
+    if scale >= SCALE_NORMAL {
+        return value;
+    }
+    let count = |r: usize| (pieces[0][r] | pieces[1][r]).count_ones() as i32;
+    let phase = (count(1) + count(2) + 2 * count(3) + 4 * count(4)).min(MAX_PHASE);
+    let blended = (SCALE_NORMAL * phase + scale * (MAX_PHASE - phase)) / MAX_PHASE;
+    // In i64: the network's value may be any i32.
+    let result = (i64::from(value) * i64::from(blended) / i64::from(SCALE_NORMAL)) as i32;
+    *scaled += u64::from(result != value);
+    result
 }

@@ -35,6 +35,7 @@ pub(crate) use pawns::pawn_key;
 pub use trace::{EvalBreakdown, Features, breakdown, breakdown_with, features};
 
 use bits::side;
+pub(crate) use endgame::scale_network_value;
 use layout::NUM_WEIGHTS;
 
 /// Phase of a full set of pieces (and the cap for positions with promoted material).
@@ -262,7 +263,7 @@ pub fn evaluate_with(chess: &Chess, pawn_table: &mut PawnTable) -> i32 {
         chess,
         Some(pawn_table),
         None,
-        (EvalKnowledge::default(), &mut [0; 2]),
+        (EvalKnowledge::default(), &mut [0; 3]),
     )
 }
 
@@ -275,14 +276,14 @@ pub(crate) fn evaluate_with_psqt(
     chess: &Chess,
     pawn_table: &mut PawnTable,
     psqt: i32,
-    knowledge: (EvalKnowledge, &mut [u64; 2]),
+    knowledge: (EvalKnowledge, &mut [u64; 3]),
 ) -> i32 {
     finish(chess, Some(pawn_table), Some(psqt), knowledge)
 }
 
 /// Static evaluation without a pawn hash (tests, tools).
 pub fn evaluate(chess: &Chess) -> i32 {
-    finish(chess, None, None, (EvalKnowledge::default(), &mut [0; 2]))
+    finish(chess, None, None, (EvalKnowledge::default(), &mut [0; 3]))
 }
 
 #[inline(always)]
@@ -290,7 +291,7 @@ fn finish(
     chess: &Chess,
     pawn_table: Option<&mut PawnTable>,
     psqt: Option<i32>,
-    (knowledge, counts): (EvalKnowledge, &mut [u64; 2]),
+    (knowledge, counts): (EvalKnowledge, &mut [u64; 3]),
 ) -> i32 {
     if knowledge.kpk_bitbase
         && let Some(white) = endgame::kpk_score(chess)
@@ -309,7 +310,7 @@ fn finish(
         Special::Linear { phase } => {
             let w = scorer.white();
             let (mg, eg) = (unpack_mg(w), unpack_eg(w));
-            let scale = endgame::scale(&ctx, eg);
+            let scale = endgame::scale(&ctx.pieces, ctx.king, eg);
             let mut gradient = 0;
             if knowledge.mop_up && scale != 0 {
                 gradient = endgame::mop_up(&ctx);

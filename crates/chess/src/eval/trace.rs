@@ -115,7 +115,7 @@ pub fn breakdown_with(chess: &Chess, knowledge: EvalKnowledge) -> EvalBreakdown 
         }
         Special::Linear { phase } => {
             let (mg, eg) = tracer.white_sums();
-            let scale = endgame::scale(&ctx, eg);
+            let scale = endgame::scale(&ctx.pieces, ctx.king, eg);
             let mop_up = if knowledge.mop_up && scale != 0 {
                 endgame::mop_up(&ctx)
             } else {
@@ -253,7 +253,7 @@ pub fn features(chess: &Chess) -> Option<Features> {
         .collect();
     Some(Features {
         phase,
-        scale: endgame::scale(&ctx, eg),
+        scale: endgame::scale(&ctx.pieces, ctx.king, eg),
         coeffs,
     })
 }
