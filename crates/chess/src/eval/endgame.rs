@@ -5,7 +5,7 @@
 use shakmaty::{Chess, Color, Position as _};
 
 use super::bits::{DARK_SQUARES, FILE_A, FILE_H, distance};
-use super::{Context, MAX_PHASE, ROLES, SCALE_NORMAL, kpk};
+use super::{Context, MAX_PHASE, SCALE_NORMAL, kpk, material, phase};
 
 /// Value of a known win of KBN against K before the mating-net bonus.
 const KBN_WIN: i32 = 800;
@@ -190,14 +190,7 @@ pub(crate) fn kpk_score(chess: &Chess) -> Option<i32> {
 /// as the classic evaluation blends its endgame half, so that a full middlegame keeps its
 /// value. `scaled` counts the values changed.
 pub(crate) fn scale_network_value(chess: &Chess, value: i32, scaled: &mut u64) -> i32 {
-    let board = chess.board();
-    let mut pieces = [[0u64; 6]; 2];
-    for (s, color) in [Color::White, Color::Black].into_iter().enumerate() {
-        for (r, role) in ROLES.into_iter().enumerate() {
-            pieces[s][r] = board.by_piece(role.of(color)).0;
-        }
-    }
-    let king = [0, 1].map(|s| pieces[s][5].trailing_zeros() as usize & 63);
+    let (pieces, king) = material(chess);
     let white = match chess.turn() {
         Color::White => value,
         Color::Black => -value,
@@ -206,8 +199,7 @@ pub(crate) fn scale_network_value(chess: &Chess, value: i32, scaled: &mut u64) -
     if scale >= SCALE_NORMAL {
         return value;
     }
-    let count = |r: usize| (pieces[0][r] | pieces[1][r]).count_ones() as i32;
-    let phase = (count(1) + count(2) + 2 * count(3) + 4 * count(4)).min(MAX_PHASE);
+    let phase = phase(&pieces);
     let blended = (SCALE_NORMAL * phase + scale * (MAX_PHASE - phase)) / MAX_PHASE;
     // In i64: the network's value may be any i32.
     let result = (i64::from(value) * i64::from(blended) / i64::from(SCALE_NORMAL)) as i32;

@@ -131,22 +131,24 @@ pub(crate) struct Context {
     pub king_attackers: [i32; 2],
 }
 
+/// Each side's pieces by role ([`ROLES`] order), White's first, and each side's king square.
+pub(crate) fn material(chess: &Chess) -> ([[u64; 6]; 2], [usize; 2]) {
+    let board = chess.board();
+    let mut pieces = [[0u64; 6]; 2];
+    for color in [Color::White, Color::Black] {
+        for (r, role) in ROLES.into_iter().enumerate() {
+            pieces[side(color)][r] = board.by_piece(role.of(color)).0;
+        }
+    }
+    let king = [0, 1].map(|s| pieces[s][5].trailing_zeros() as usize & 63);
+    (pieces, king)
+}
+
 impl Context {
     fn new(chess: &Chess) -> Context {
         let board = chess.board();
-        let mut pieces = [[0u64; 6]; 2];
-        let mut by_side = [0u64; 2];
-        for color in [Color::White, Color::Black] {
-            let s = side(color);
-            by_side[s] = board.by_color(color).0;
-            for (r, role) in ROLES.into_iter().enumerate() {
-                pieces[s][r] = board.by_piece(role.of(color)).0;
-            }
-        }
-        let king = [
-            pieces[0][5].trailing_zeros() as usize & 63,
-            pieces[1][5].trailing_zeros() as usize & 63,
-        ];
+        let (pieces, king) = material(chess);
+        let by_side = [Color::White, Color::Black].map(|color| board.by_color(color).0);
         let pawn_attacks = [
             bits::pawn_attacks(0, pieces[0][0]),
             bits::pawn_attacks(1, pieces[1][0]),
@@ -206,8 +208,8 @@ pub(crate) const ROLES: [Role; 6] = [
 
 /// Material phase, 0 (kings and pawns) ..= [`MAX_PHASE`].
 #[inline(always)]
-pub(crate) fn phase(ctx: &Context) -> i32 {
-    let count = |r: usize| (ctx.pieces[0][r] | ctx.pieces[1][r]).count_ones() as i32;
+pub(crate) fn phase(pieces: &[[u64; 6]; 2]) -> i32 {
+    let count = |r: usize| (pieces[0][r] | pieces[1][r]).count_ones() as i32;
     (count(1) + count(2) + 2 * count(3) + 4 * count(4)).min(MAX_PHASE)
 }
 
@@ -253,7 +255,9 @@ pub(crate) fn compute<S: Sink>(
     king::evaluate(ctx, sink);
     threats::evaluate(ctx, sink);
     sink.add(side(chess.turn()), layout::TEMPO, 1);
-    Special::Linear { phase: phase(ctx) }
+    Special::Linear {
+        phase: phase(&ctx.pieces),
+    }
 }
 
 /// Static evaluation in centipawns from the side to move's point of view, with a pawn hash.

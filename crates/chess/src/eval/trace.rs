@@ -93,7 +93,7 @@ pub fn breakdown_with(chess: &Chess, knowledge: EvalKnowledge) -> EvalBreakdown 
     };
     let (phase, scale, white, direct, mop_up) = match special {
         _ if let Some(score) = kpk => (
-            super::phase(&ctx),
+            super::phase(&ctx.pieces),
             SCALE_NORMAL,
             score,
             Some(("KPK bitbase", score)),
@@ -106,7 +106,7 @@ pub fn breakdown_with(chess: &Chess, knowledge: EvalKnowledge) -> EvalBreakdown 
                 "KBN against K"
             };
             (
-                super::phase(&ctx),
+                super::phase(&ctx.pieces),
                 SCALE_NORMAL,
                 score,
                 Some((why, score)),
