@@ -142,6 +142,80 @@ fn short_mates_are_solved_at_depth_8_with_the_same_nodes_on_two_jobs() {
     );
 }
 
+/// The `nodes` column of a `horizon epd --csv` file, one entry per position.
+fn nodes_column(csv: &std::path::Path) -> Vec<String> {
+    let rows = csv_rows(&std::fs::read_to_string(csv).expect("csv written"));
+    let column = rows[0]
+        .iter()
+        .position(|h| h == "nodes")
+        .expect("a nodes column");
+    rows[1..].iter().map(|r| r[column].clone()).collect()
+}
+
+#[test]
+fn the_network_options_make_epd_search_with_the_network() {
+    let dir = scratch_dir("epd-network");
+    let suite = dir.join("mates.epd");
+    let mates = short_mates();
+    let count = mates.lines().count();
+    std::fs::write(&suite, &mates).expect("writable");
+    let default_net = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/chess/nets/default.nnue"
+    );
+    let truncated = dir.join("truncated.nnue");
+    let bytes = std::fs::read(default_net).expect("the built-in network's file");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).expect("writable");
+
+    let run = |name: &str, extra: &[&str]| {
+        let csv = dir.join(format!("{name}.csv"));
+        let mut args = vec![
+            "epd",
+            suite.to_str().expect("utf-8 path"),
+            "--depth",
+            "8",
+            "--csv",
+            csv.to_str().expect("utf-8 path"),
+        ];
+        args.extend_from_slice(extra);
+        let output = run_horizon(&args);
+        assert_success(&output);
+        let text = stdout(&output);
+        assert!(
+            text.contains(&format!("solved {count}/{count} (100.0%)")),
+            "{name}: {text}"
+        );
+        (text, nodes_column(&csv))
+    };
+    let (classic_text, classic) = run("classic", &[]);
+    let (nnue_text, nnue) = run("nnue", &["--nnue"]);
+    let (file_text, from_file) = run("file", &["--eval-file", default_net]);
+    assert!(
+        !classic_text.contains("evaluation: network"),
+        "{classic_text}"
+    );
+    assert!(nnue_text.contains("evaluation: network"), "{nnue_text}");
+    assert!(file_text.contains("evaluation: network"), "{file_text}");
+    // The network changes the trees; the same network from its file searches the same ones.
+    assert_ne!(classic, nnue, "--nnue searched with the classic evaluation");
+    assert_eq!(nnue, from_file, "the built-in network and its file differ");
+
+    let refused = run_horizon(&[
+        "epd",
+        suite.to_str().expect("utf-8 path"),
+        "--depth",
+        "2",
+        "--eval-file",
+        truncated.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        !refused.status.success(),
+        "a truncated network was accepted"
+    );
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("is not a usable network"), "{stderr}");
+}
+
 #[test]
 fn unreadable_lines_are_reported_and_the_run_goes_on() {
     let dir = scratch_dir("bad-lines");
