@@ -205,6 +205,7 @@ fn handshake_lists_every_option() {
         "SMPBestThread",
         "SMPHelperSkip",
         "SMPDefer",
+        "SMPHelperSync",
     ] {
         assert!(
             options
@@ -876,8 +877,9 @@ fn last_pv_always_starts_with_bestmove() {
     }
 }
 
-/// Issue 21, item 4: every thread count from 1 to 8 (on a 2-core machine), with both SMP
-/// switches off and on (the deepest thread's line, helpers skipping depths), answers `go
+/// Issue 21, item 4: every thread count from 1 to 8 (on a 2-core machine), with the SMP
+/// switches off and on (the deepest thread's line, helpers skipping depths, deferral,
+/// helpers kept above the main thread's depth), answers `go
 /// depth`, `go movetime` and `go nodes` with a legal move that the last printed PV starts
 /// with.
 #[test]
@@ -890,6 +892,7 @@ fn every_thread_count_plays_legal_moves() {
             e.send(&format!("setoption name SMPBestThread value {switches}"));
             e.send(&format!("setoption name SMPHelperSkip value {switches}"));
             e.send(&format!("setoption name SMPDefer value {switches}"));
+            e.send(&format!("setoption name SMPHelperSync value {switches}"));
             for go in ["go depth 7", "go movetime 40", "go nodes 20000"] {
                 e.send("ucinewgame");
                 e.send(&format!("position fen {fen}"));

@@ -293,6 +293,11 @@ pub struct SearchConfig {
     /// are done (simplified ABDADA, `abdada.rs`), so they split nodes instead of
     /// searching the same subtree side by side.
     pub smp_defer: bool,
+    /// Helpers never search a depth the main thread has completed: an iteration starts
+    /// above the main thread's deepest completed one (plus the helper's offset), and an
+    /// iteration the main thread completes first is abandoned for the next. Its entries
+    /// would mostly arrive in the table after the main thread needed them.
+    pub smp_helper_sync: bool,
 }
 
 impl Default for SearchConfig {
@@ -396,6 +401,7 @@ impl Default for SearchConfig {
             smp_best_thread: false,
             smp_helper_skip: false,
             smp_defer: false,
+            smp_helper_sync: false,
         }
     }
 }

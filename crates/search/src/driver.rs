@@ -41,6 +41,7 @@ impl<G: Game> Searcher<G> {
         self.deadline = limits.hard_time.map(|t| self.start + t);
         self.stats = SearchStats::default();
         self.stopped = false;
+        self.abandoned = false;
         self.in_presearch = false;
         self.root_ply = game.ply();
         game.set_eval_knowledge(self.config.eval_knowledge());
@@ -97,7 +98,20 @@ impl<G: Game> Searcher<G> {
         let mut partial_depth = None;
         let mut previous_best: Option<G::Move> = None;
         let mut depth = (step + depth_offset).min(max_depth);
+        let sync = !self.is_main && self.config.smp_helper_sync;
         loop {
+            if sync {
+                // Never a depth the main thread has completed (`smp_helper_sync`).
+                let main_depth = self.control.main_depth();
+                if main_depth >= max_depth {
+                    break;
+                }
+                let above = (main_depth + step + depth_offset).min(max_depth);
+                if depth < above {
+                    depth = above;
+                    self.stats.smp_helper_jumps += 1;
+                }
+            }
             self.root_depth = depth as i32;
             for rm in root.iter_mut() {
                 rm.previous_score = rm.score;
@@ -142,6 +156,13 @@ impl<G: Game> Searcher<G> {
                 }
             }
             if self.stopped {
+                if self.abandoned && !self.control.is_stopped() && !self.control.helpers_stopped() {
+                    // The main thread completed this depth first: go on above it.
+                    self.stopped = false;
+                    self.abandoned = false;
+                    self.stats.smp_helper_abandoned += 1;
+                    continue;
+                }
                 // Keep a move of this iteration only if it was searched completely and
                 // became best; otherwise the last completed iteration stands.
                 if let Some(i) = (0..root.len())
@@ -204,6 +225,9 @@ impl<G: Game> Searcher<G> {
             }
             let best_score = lines[0].score;
             completed = Some((depth, lines));
+            if self.is_main {
+                self.control.set_main_depth(depth);
+            }
             if control == Control::Stop
                 || depth >= max_depth
                 || self.done_after_iteration(best_score, root.len())

@@ -1,6 +1,6 @@
 //! What bounds a search, and the shared control the front-end stops it with.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Search limits. Several may be set; the first one reached stops the search.
@@ -54,6 +54,9 @@ pub struct SearchControl {
     stop: AtomicBool,
     /// Set by the main thread when it is done, to stop Lazy SMP helpers.
     helpers_stop: AtomicBool,
+    /// The main thread's deepest completed iteration in the search under way (Lazy SMP
+    /// helpers with `smp_helper_sync` read it).
+    main_depth: AtomicU32,
     /// A deadline the front-end may set or move during the search (pondering turns into
     /// a timed search at `ponderhit`), in microseconds since `epoch` (milliseconds would stop
     /// a `go movetime` up to 1 ms early); `u64::MAX`: none.
@@ -66,6 +69,7 @@ impl Default for SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             helpers_stop: AtomicBool::new(false),
+            main_depth: AtomicU32::new(0),
             deadline_us: AtomicU64::new(u64::MAX),
             epoch: Instant::now(),
         }
@@ -88,6 +92,15 @@ impl SearchControl {
 
     pub(crate) fn helpers_stopped(&self) -> bool {
         self.helpers_stop.load(Ordering::Relaxed)
+    }
+
+    /// Records the main thread's completed iteration (0 at the start of a search).
+    pub(crate) fn set_main_depth(&self, depth: u32) {
+        self.main_depth.store(depth, Ordering::Relaxed);
+    }
+
+    pub(crate) fn main_depth(&self) -> u32 {
+        self.main_depth.load(Ordering::Relaxed)
     }
 
     /// Clears the stop flags and the deadline before a search.

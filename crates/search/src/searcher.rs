@@ -145,6 +145,9 @@ pub struct Searcher<G: Game> {
     pub(crate) in_presearch: bool,
     pub(crate) presearch_ply: usize,
     pub(crate) stopped: bool,
+    /// A helper's iteration stopped because the main thread completed its depth
+    /// (`smp_helper_sync`): the helper goes on with a deeper one.
+    pub(crate) abandoned: bool,
     /// Set by every node before it returns: what draws by rule its value rests on (GHI).
     pub(crate) dependence: Dependence,
     /// Static evals by ply as pruning uses them (corrected), and as evaluated (raw).
@@ -198,6 +201,7 @@ impl<G: Game> Searcher<G> {
             in_presearch: false,
             presearch_ply: 0,
             stopped: false,
+            abandoned: false,
             dependence: Dependence::NONE,
             static_evals: [0; MAX_PLY + 2],
             raw_evals: [0; MAX_PLY + 2],
@@ -288,6 +292,12 @@ impl<G: Game> Searcher<G> {
         if nodes.is_multiple_of(CHECK_INTERVAL) {
             if self.control.is_stopped() || (!self.is_main && self.control.helpers_stopped()) {
                 self.stopped = true;
+            } else if !self.is_main
+                && self.config.smp_helper_sync
+                && self.control.main_depth() >= self.root_depth as u32
+            {
+                self.stopped = true;
+                self.abandoned = true;
             } else {
                 // Helpers watch the front-end's deadline too: with more threads than cores
                 // the main thread runs a small share of the time, and a helper that stops

@@ -94,6 +94,10 @@ pub struct SearchStats {
     pub smp_helper_lines: u64,
     /// Lazy SMP: moves put off because another thread was searching them (`SMPDefer`).
     pub smp_deferred: u64,
+    /// Lazy SMP with `SMPHelperSync`: helper iterations started above the next depth
+    /// (the main thread had completed it), and iterations abandoned when it did.
+    pub smp_helper_jumps: u64,
+    pub smp_helper_abandoned: u64,
     /// Staged generation: cutoffs after the node's captures were generated and before its
     /// quiet moves were (not counted: cutoffs by the table move, before any generation).
     pub staged_quiet_skips: u64,
@@ -182,6 +186,8 @@ impl Default for SearchStats {
             tb_cutoffs: 0,
             smp_helper_lines: 0,
             smp_deferred: 0,
+            smp_helper_jumps: 0,
+            smp_helper_abandoned: 0,
             staged_quiet_skips: 0,
             eval_cache_probes: 0,
             eval_cache_hits: 0,
@@ -285,6 +291,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tb_cutoffs += o.tb_cutoffs;
         self.smp_helper_lines += o.smp_helper_lines;
         self.smp_deferred += o.smp_deferred;
+        self.smp_helper_jumps += o.smp_helper_jumps;
+        self.smp_helper_abandoned += o.smp_helper_abandoned;
         self.staged_quiet_skips += o.staged_quiet_skips;
         self.eval_cache_probes += o.eval_cache_probes;
         self.eval_cache_hits += o.eval_cache_hits;
@@ -399,8 +407,13 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {}",
-            self.tb_hits, self.tb_cutoffs, self.smp_helper_lines, self.smp_deferred
+            "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {} helper iterations skipped {} abandoned {}",
+            self.tb_hits,
+            self.tb_cutoffs,
+            self.smp_helper_lines,
+            self.smp_deferred,
+            self.smp_helper_jumps,
+            self.smp_helper_abandoned
         )?;
         write!(
             f,

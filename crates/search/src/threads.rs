@@ -3,8 +3,9 @@
 //! is odd (and with `smp_helper_skip` then steps two plies at a time), so the threads spread
 //! over different depths; the main thread alone reports and obeys the limits. The line
 //! played is the main thread's, or with `smp_best_thread` that of the thread with the
-//! deepest completed iteration (as Ethereal and Stockfish choose). With one thread there
-//! are no helpers and the search is deterministic.
+//! deepest completed iteration (as Ethereal and Stockfish choose). With `smp_helper_sync`
+//! helpers keep above the main thread's completed depth (`SearchControl::main_depth`).
+//! With one thread there are no helpers and the search is deterministic.
 
 use std::sync::Arc;
 
@@ -28,6 +29,7 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
 ) -> SearchResult<G::Move> {
     let control = main.control().clone();
     control.stop_helpers(false);
+    control.set_main_depth(0);
     let helper_limits = Limits {
         depth: limits.depth,
         search_moves: limits.search_moves.clone(),
@@ -199,5 +201,69 @@ mod tests {
         // A helper stopped before its first iteration has no move to offer.
         let empty = combine(result(1, 10, 30, 1), vec![result(0, 12, 99, 1)], true);
         assert_eq!(empty.best_move, Some(1));
+    }
+
+    /// `SMPHelperSync`: a helper starts above the main thread's completed depth, searches
+    /// nothing once the main thread has reached the limit, and abandons an iteration that
+    /// the main thread completes first.
+    #[test]
+    fn synced_helpers_keep_above_the_main_threads_depth() {
+        use crate::config::SearchConfig;
+        use crate::random_tree::{RandomTree, TreeConfig};
+        let config = SearchConfig {
+            smp_helper_sync: true,
+            ..SearchConfig::default()
+        };
+        let helper = || {
+            let mut helper = Searcher::<RandomTree>::standalone(config.clone(), 4);
+            helper.is_main = false;
+            helper
+        };
+        let tree = |branching, depth| {
+            RandomTree::new(TreeConfig {
+                seed: 5,
+                branching,
+                depth,
+                ..TreeConfig::default()
+            })
+        };
+        let depths = |result: &SearchResult<_>| -> Vec<u32> {
+            result
+                .stats
+                .iteration_nodes
+                .iter()
+                .map(|&(d, _)| d)
+                .collect()
+        };
+
+        // The main thread has completed depth 3 of 6: the helper begins at 4.
+        let mut above = helper();
+        above.control().set_main_depth(3);
+        let result = above.run(&mut tree(6, 8), &Limits::depth(6), &mut Silent, 0);
+        assert_eq!(depths(&result), [4, 5, 6]);
+        assert_eq!(result.stats.smp_helper_jumps, 1);
+        assert!(result.best_move.is_some());
+
+        // The main thread reached the limit: nothing is left for the helper.
+        let mut late = helper();
+        late.control().set_main_depth(6);
+        let result = late.run(&mut tree(6, 8), &Limits::depth(6), &mut Silent, 0);
+        assert!(depths(&result).is_empty());
+
+        // The main thread completes the depth the helper is in the middle of.
+        let mut overtaken = helper();
+        let control = overtaken.control().clone();
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(100));
+                control.set_main_depth(30);
+            });
+            overtaken.run(&mut tree(30, 40), &Limits::depth(30), &mut Silent, 0)
+        });
+        assert_eq!(result.stats.smp_helper_abandoned, 1);
+        assert!(
+            result.depth < 30,
+            "the helper stopped at the limit it was denied"
+        );
     }
 }

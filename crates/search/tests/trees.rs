@@ -532,6 +532,7 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                 for switches in [false, true] {
                     let config = SearchConfig {
                         smp_defer: switches,
+                        smp_helper_sync: switches,
                         smp_helper_skip: switches,
                         smp_best_thread: switches,
                         ..exact.clone()

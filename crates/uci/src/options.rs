@@ -729,6 +729,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         smp_defer,
         "put off moves another thread is searching (simplified ABDADA)"
     ),
+    check!(
+        "SMPHelperSync",
+        smp_helper_sync,
+        "helpers never search a depth the main thread has completed"
+    ),
 ];
 
 /// The option called `name` (case-insensitive, as UCI asks).
