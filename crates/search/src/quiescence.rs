@@ -5,7 +5,7 @@
 use crate::game::{Game, NoMoves};
 use crate::ghi::Dependence;
 use crate::ordering::{Class, MovePicker};
-use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
+use crate::score::{self, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::tt::Store;
 
@@ -137,21 +137,8 @@ impl<G: Game> Searcher<G> {
                 NoMoves::Value(v) => score::clamp_eval(v),
             };
         }
-        if !self.config.fail_soft {
-            best = best.clamp(alpha_orig, beta);
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.dependence = if bound == Bound::Lower {
-            best_dependence
-        } else {
-            any_dependence
-        };
+        let (best, bound) =
+            self.close_node(best, (alpha_orig, beta), best_dependence, any_dependence);
         if use_tt {
             let flags = self.entry_flags(ply);
             self.store(

@@ -403,22 +403,8 @@ impl<G: Game> Searcher<G> {
             }
         }
         best = best.max(table_floor).min(table_ceiling);
-        if !self.config.fail_soft {
-            best = best.clamp(alpha_orig, beta);
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        // GHI: a cutoff rests on the refuting move alone; any other value on every child.
-        self.dependence = if bound == Bound::Lower {
-            best_dependence
-        } else {
-            any_dependence
-        };
+        let (best, bound) =
+            self.close_node(best, (alpha_orig, beta), best_dependence, any_dependence);
         if self.config.correction_history
             && !in_check
             && !score::is_decisive(best)
@@ -698,6 +684,37 @@ impl<G: Game> Searcher<G> {
             self.stats.improving_nodes += 1;
         }
         improving
+    }
+
+    /// Closes a node: its value (clamped to the window when fail-hard), the bound the
+    /// value is, and what draws by rule it rests on (GHI: a cutoff on the refuting move
+    /// alone, any other value on every child), left in `self.dependence`.
+    #[inline]
+    pub(crate) fn close_node(
+        &mut self,
+        best: i32,
+        (alpha_orig, beta): (i32, i32),
+        best_dependence: Dependence,
+        any_dependence: Dependence,
+    ) -> (i32, Bound) {
+        let best = if self.config.fail_soft {
+            best
+        } else {
+            best.clamp(alpha_orig, beta)
+        };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.dependence = if bound == Bound::Lower {
+            best_dependence
+        } else {
+            any_dependence
+        };
+        (best, bound)
     }
 
     /// Flags for a table entry stored at `ply` now.
