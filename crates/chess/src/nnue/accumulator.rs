@@ -208,12 +208,20 @@ impl Dirty {
             match (self.adds, self.removes) {
                 (0, 0) => *to = *from,
                 (1, 1) => simd.add_sub(to, from, row(self.added[0]), row(self.removed[0])),
-                (1, 2) => {
+                (1, 2) => simd.add_sub_sub(
+                    to,
+                    from,
+                    row(self.added[0]),
+                    row(self.removed[0]),
+                    row(self.removed[1]),
+                ),
+                (2, 2) => {
+                    // Castling: king and rook.
                     simd.add_sub(to, from, row(self.added[0]), row(self.removed[0]));
-                    simd.sub(to, row(self.removed[1]));
+                    simd.add_sub_in_place(to, row(self.added[1]), row(self.removed[1]));
                 }
                 _ => {
-                    // Castling (2, 2); anything else is applied piece by piece.
+                    // Anything else is applied piece by piece.
                     *to = *from;
                     for p in &self.added[..usize::from(self.adds)] {
                         simd.add(to, row(*p));

@@ -60,7 +60,18 @@ impl Simd {
         }
     }
 
-    /// `dst += add − sub` (the extra rows of a capture or castling).
+    /// `dst = src + add − sub1 − sub2`, lane by lane (a capture: one pass, not two).
+    #[inline]
+    pub fn add_sub_sub(self, dst: &mut Row, src: &Row, add: &Row, sub1: &Row, sub2: &Row) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add_sub`.
+            Simd::Avx2 => unsafe { avx2::add_sub_sub(dst, src, add, sub1, sub2) },
+            _ => add_sub_sub(dst, src, add, sub1, sub2),
+        }
+    }
+
+    /// `dst += add − sub` (castling's rook, after its king).
     #[inline]
     pub fn add_sub_in_place(self, dst: &mut Row, add: &Row, sub: &Row) {
         match self {
@@ -124,6 +135,16 @@ fn add_sub(dst: &mut Row, src: &Row, add: &Row, sub: &Row) {
 }
 
 #[inline(always)]
+fn add_sub_sub(dst: &mut Row, src: &Row, add: &Row, sub1: &Row, sub2: &Row) {
+    for i in 0..HIDDEN {
+        dst.0[i] = src.0[i]
+            .wrapping_add(add.0[i])
+            .wrapping_sub(sub1.0[i])
+            .wrapping_sub(sub2.0[i]);
+    }
+}
+
+#[inline(always)]
 fn add_sub_in_place(dst: &mut Row, add: &Row, sub: &Row) {
     for i in 0..HIDDEN {
         dst.0[i] = dst.0[i].wrapping_add(add.0[i]).wrapping_sub(sub.0[i]);
@@ -174,6 +195,11 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(super) fn add_sub(dst: &mut Row, src: &Row, add: &Row, sub: &Row) {
         super::add_sub(dst, src, add, sub)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn add_sub_sub(dst: &mut Row, src: &Row, add: &Row, sub1: &Row, sub2: &Row) {
+        super::add_sub_sub(dst, src, add, sub1, sub2)
     }
 
     #[target_feature(enable = "avx2")]
