@@ -79,38 +79,25 @@ impl Engine {
         self.helpers.iter_mut().for_each(Searcher::clear);
         self.control.reset();
         self.root_in_tables = false;
-        let installed;
-        let position = match &self.evaluator {
-            Some(evaluator) => {
-                let mut own = position.clone();
-                evaluator.install(&mut own);
-                installed = own;
-                &installed
-            }
-            None => position,
-        };
+        // The search's own copy of the root, with the network and tables it is to use.
+        let mut position = position.clone();
+        if let Some(evaluator) = &self.evaluator {
+            evaluator.install(&mut position);
+        }
+        let mut limits = limits.clone();
         if self.main.config.syzygy
             && let Some(tables) = &self.tablebases
         {
-            let mut position = position.clone();
-            let mut limits = limits.clone();
             position.set_tablebases(Some(tables.clone()));
             self.root_in_tables = tables
                 .restrict_root(&position, &mut limits.search_moves)
                 .is_some();
-            return search_smp(
-                &mut self.main,
-                &mut self.helpers,
-                &position,
-                &limits,
-                observer,
-            );
         }
         search_smp(
             &mut self.main,
             &mut self.helpers,
-            position,
-            limits,
+            &position,
+            &limits,
             observer,
         )
     }
