@@ -327,3 +327,85 @@ fn data_dedups_shuffles_splits_and_converts() {
         horizon_chess::Position::from_fen(fen).unwrap_or_else(|e| panic!("{line}: {e}"));
     }
 }
+
+/// `horizon data --loss-of`: a network's loss on held-out games is the engine loss that the
+/// trainer printed for the same positions and target; a file that is not a network is refused.
+#[test]
+fn data_loss_of_a_network_is_the_trainers_engine_loss() {
+    let dir = scratch_dir("loss-of");
+    let selfplay = |seed: &str, games: &str, out: &Path| {
+        let output = run_horizon(&[
+            "selfplay",
+            "--games",
+            games,
+            "--nodes",
+            "300",
+            "--seed",
+            seed,
+            "--format",
+            "bullet",
+            "--out",
+            path(out),
+            "--quiet",
+        ]);
+        assert_success(&output);
+    };
+    let (data, val) = (dir.join("d.bin"), dir.join("v.bin"));
+    selfplay("1", "4", &data);
+    selfplay("2", "2", &val);
+    let net = dir.join("net.nnue");
+    let output = run_horizon(&[
+        "train",
+        "--data",
+        path(&data),
+        "--val-data",
+        path(&val),
+        "--epochs",
+        "2",
+        "--batch",
+        "16",
+        "--buckets",
+        "2",
+        "--king-mirror",
+        "--lambda",
+        "0.6",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        path(&net),
+    ]);
+    assert_success(&output);
+    let trained = stdout(&output);
+    let engine_loss = trained
+        .split(" engine")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .unwrap_or_else(|| panic!("no engine loss in\n{trained}"))
+        .to_owned();
+    assert!(engine_loss.starts_with("0."), "{trained}");
+
+    let output = run_horizon(&[
+        "data",
+        "--in",
+        path(&val),
+        "--loss-of",
+        path(&net),
+        "--lambda",
+        "0.6",
+    ]);
+    assert_success(&output);
+    let report = stdout(&output);
+    assert!(
+        report.contains(&format!("lambda 0.6): {engine_loss}\n")),
+        "trainer: {engine_loss}\n{report}"
+    );
+    // Another target, another loss.
+    let output = run_horizon(&["data", "--in", path(&val), "--loss-of", path(&net)]);
+    assert_success(&output);
+    assert!(!stdout(&output).contains(&engine_loss));
+
+    let refused = failure(&["data", "--in", path(&val), "--loss-of", path(&data)]);
+    assert!(refused.contains("is not a usable network"), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

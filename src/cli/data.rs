@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
 use clap::{Args, ValueEnum};
+use horizon_chess::nnue::Network;
 use horizon_chess::packed::{PackedBoard, RECORD_BYTES};
 
 use super::report::thousands;
-use super::train::data;
 use super::train::rng::Rng;
+use super::train::{data, quantise};
 
 /// The random stream of `--shuffle` (apart from the trainer's streams of the same seed).
 const SHUFFLE_STREAM: u64 = 7;
@@ -23,7 +24,7 @@ const SHUFFLE_STREAM: u64 = 7;
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Steps, in this order: read every --in file (each record checked as `horizon train` checks \
-it); --dedup keeps the first record of each board (the pieces and their squares from the side \
+it); --loss-of prints each network's loss on the positions read; --dedup keeps the first record of each board (the pieces and their squares from the side \
 to move's view; score and result may differ); --shuffle SEED orders them by a seeded \
 Fisher-Yates shuffle; --val-out F with --val-fraction moves that share of the positions (the \
 first ones, after the shuffle) to F; --out writes the rest. Without --out, only the summary.
@@ -65,6 +66,14 @@ pub struct DataArgs {
     /// The share of the positions that --val-out gets.
     #[arg(long, default_value_t = 0.02)]
     pub val_fraction: f64,
+    /// Print each network's loss on the positions read: the engine's evaluation as
+    /// `sigmoid(cp / 400)` against `horizon train`'s target with --lambda. Networks trained
+    /// on other data compare on the same held-out games.
+    #[arg(long, value_name = "NET[,NET...]", value_delimiter = ',')]
+    pub loss_of: Vec<PathBuf>,
+    /// The search score's weight in the target of --loss-of (as `horizon train --lambda`).
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f64,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -248,6 +257,10 @@ pub fn run(args: &DataArgs) -> Result<()> {
         !args.score || args.format == DataFormat::Text,
         "--score is for --format text"
     );
+    ensure!(
+        (0.0..=1.0).contains(&args.lambda),
+        "--lambda must be between 0 and 1"
+    );
     let dataset = data::load(&args.inputs)?;
     let mut records = dataset.records;
     let names: Vec<String> = args
@@ -262,6 +275,18 @@ pub fn run(args: &DataArgs) -> Result<()> {
         names.join(", ")
     );
     say!("{}", Summary::of(&records).report().trim_end());
+    for path in &args.loss_of {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let network = Network::from_bytes(&bytes)
+            .with_context(|| format!("{} is not a usable network", path.display()))?;
+        say!(
+            "loss of {} (network {:016x}, lambda {}): {:.6}",
+            path.display(),
+            network.hash(),
+            args.lambda,
+            quantise::engine_loss(&network, &records, args.lambda as f32)
+        );
+    }
     if args.dedup {
         let removed = dedup(&mut records);
         say!(

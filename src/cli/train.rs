@@ -17,7 +17,7 @@ mod checkpoint;
 pub mod data;
 mod model;
 mod optimizer;
-mod quantise;
+pub mod quantise;
 pub mod rng;
 
 use std::path::{Path, PathBuf};

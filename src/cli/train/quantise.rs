@@ -129,6 +129,28 @@ pub fn compare(
     }
 }
 
+/// The mean loss of the engine's evaluation with `network` (as `sigmoid(cp / 400)`) against
+/// the targets of `records` with `lambda`: what `horizon train` reports as the engine's
+/// validation loss, for any network on any positions (`horizon data --loss-of`).
+pub fn engine_loss(network: &Network, records: &[PackedBoard], lambda: f32) -> f64 {
+    let simd = Simd::detect();
+    let scale = f64::from(SCALE);
+    let sum: f64 = records
+        .par_chunks(1024)
+        .map(|chunk| {
+            let mut sample = Sample::default();
+            let mut sum = 0.0;
+            for record in chunk {
+                sample.decode_mirrored(record, false, lambda, network.buckets(), network.inputs());
+                let cp = f64::from(network.evaluate_features(simd, sample.us(), sample.them()));
+                sum += (1.0 / (1.0 + (-cp / scale).exp()) - f64::from(sample.target)).powi(2);
+            }
+            sum
+        })
+        .sum();
+    sum / records.len().max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::model::{W1_CLIP, W2_CLIP};
@@ -233,6 +255,27 @@ mod tests {
             assert!(
                 agreement.max < 1.03 && agreement.mean < 0.6,
                 "{activation:?} {buckets}: {agreement:?}"
+            );
+        }
+    }
+
+    /// `engine_loss` on a network alone is the engine loss that `compare` reports beside the
+    /// float model, for every output bucket count and input mapping.
+    #[test]
+    fn engine_loss_of_a_network_is_the_trainers_engine_loss() {
+        let records = random_positions(1500);
+        let indices: Vec<u32> = (0..records.len() as u32).collect();
+        for (activation, buckets, seed, inputs) in CASES {
+            let mut model = random_model(activation, buckets, seed, 0.25);
+            model.inputs = inputs;
+            let network = quantise(&model).expect("quantises");
+            let agreement = compare(&model, &network, &records, &indices, 0.3);
+            let loss = engine_loss(&network, &records, 0.3);
+            assert!(agreement.engine_loss > 1e-3, "{agreement:?}");
+            assert!(
+                (loss - agreement.engine_loss).abs() < 1e-12,
+                "{loss} against {}",
+                agreement.engine_loss
             );
         }
     }
