@@ -439,20 +439,97 @@ fn bad_input_never_hurts() {
     // vampirc defect b: depth 300 does not panic.
     e.send("go depth 300");
     std::thread::sleep(Duration::from_millis(100));
-    // position while searching is refused, the search goes on.
+    // A new position is taken during the search, which goes on with its own.
     e.send("position startpos moves d2d4");
+    e.send("d");
+    let (fen, _) = e.expect("Fen:", 5 * SECOND);
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+    );
+    // `ucinewgame` waits for the search (it ends by itself, if not soon), and so does the
+    // `isready` after it; `stop` is still heard, and then both are answered in order.
     e.send("ucinewgame");
     e.send("isready");
-    e.expect("readyok", SECOND);
+    assert!(
+        e.wait_for(
+            |l| l.starts_with("readyok") || l.starts_with("bestmove"),
+            Duration::from_millis(300)
+        )
+        .is_none(),
+        "answered before the search ended: {:?}",
+        e.tail()
+    );
     e.send("stop");
     let (best, _) = e.bestmove(SECOND);
     assert_legal(&pos, &best, CastlingMode::Standard);
-    e.send("d");
-    let (fen, _) = e.expect("Fen:", 5 * SECOND);
+    e.expect("readyok", SECOND);
+    e.send("stop");
+    e.ready();
+}
+
+/// Commands sent ahead, as scripts and some GUIs do: a `go` or `setoption` during a search
+/// that ends by itself is carried out after it, in order; during `go infinite` it is refused
+/// with a message.
+#[test]
+fn commands_sent_during_a_search_run_in_order() {
+    let mut e = Engine::start();
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"); // stalemate: no search at all
+    e.send("go depth 5");
+    e.send("position fen 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1"); // mate in 1
+    e.send("go mate 2");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 6");
+    e.send("setoption name Hash value 8");
+    e.send("go nodes 5000");
+    for _ in 0..4 {
+        e.bestmove(30 * SECOND);
+    }
+    let best = e.seen_with("bestmove");
+    assert_eq!(best[0], "bestmove (none)");
+    assert!(best[1].starts_with("bestmove f1f8"), "{best:?}");
+    let after_e4 = position_after(None, &["e2e4"], CastlingMode::Standard);
+    for line in &best[2..] {
+        let mv = line.split_whitespace().nth(1).unwrap_or_default();
+        assert_legal(&after_e4, mv, CastlingMode::Standard);
+    }
     assert!(
-        fen.contains(" b KQkq"),
-        "position unchanged by commands during the search: {fen}"
+        e.seen_with("info string").is_empty(),
+        "nothing refused: {:?}",
+        e.seen_with("info string")
     );
+    // The depth-6 search ran to its depth before the next command.
+    let depths: Vec<u32> = e
+        .seen_with("info depth")
+        .iter()
+        .filter_map(|l| word_after(l, "depth"))
+        .collect();
+    assert!(depths.contains(&6), "{depths:?}");
+
+    e.send("go infinite");
+    e.send("go depth 3");
+    let (refused, _) = e.expect("info string", 5 * SECOND);
+    assert!(refused.contains("go ignored while searching"), "{refused}");
+    e.send("stop");
+    let (mv, _) = e.bestmove(SECOND);
+    assert_legal(&after_e4, &mv, CastlingMode::Standard);
+    e.ready();
+    assert_eq!(e.seen_with("bestmove").len(), 5);
+
+    // Long searches sent ahead: the `stop` behind them ends each in turn, nothing hangs.
+    for _ in 0..3 {
+        e.send("go depth 300");
+    }
+    e.send("stop");
+    e.send("isready");
+    e.expect("readyok", 2 * SECOND);
+    while e.seen_with("bestmove").len() < 8 {
+        e.bestmove(2 * SECOND);
+    }
+    for line in &e.seen_with("bestmove")[5..] {
+        let mv = line.split_whitespace().nth(1).unwrap_or_default();
+        assert_legal(&after_e4, mv, CastlingMode::Standard);
+    }
 }
 
 #[test]

@@ -5,6 +5,6 @@ use horizon_uci::output::Output;
 
 pub fn run() -> Result<()> {
     let stdin = std::io::stdin();
-    horizon_uci::run(stdin.lock(), Output::stdout())?;
+    horizon_uci::run(std::io::BufReader::new(stdin), Output::stdout())?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, Sender};
 use horizon_chess::nnue::{Network, simd::Simd};
 use horizon_chess::tablebase::MAX_TABLE_PIECES;
 use horizon_chess::{CastlingMode, PackedMove, Position, Tablebases};
@@ -44,6 +44,11 @@ struct Running {
     ponder: Arc<PonderState>,
     hard: Option<Duration>,
     start: Instant,
+    /// A clock, movetime, depth, nodes or mate limit, and not `infinite`: the search ends
+    /// without a `stop` (once a ponder search is hit).
+    ends_by_itself: bool,
+    /// Disconnects when the search thread ends.
+    done: Receiver<()>,
 }
 
 /// The engine behind the protocol.
@@ -249,6 +254,24 @@ impl Engine {
             o.line(&option.uci_line(&defaults));
         }
         o.line("uciok");
+    }
+
+    /// The search that `command` has to wait for, if any: a `go`, `setoption` or
+    /// `ucinewgame` that arrives during a search that ends by itself (a GUI or a script that
+    /// sends commands ahead) is carried out after it, in order, as Stockfish does; the
+    /// returned channel disconnects when the search thread ends. During an infinite or
+    /// ponder search, which only `stop` or `ponderhit` ends, such commands are refused instead.
+    pub fn search_to_wait_for(&self, command: &Command) -> Option<Receiver<()>> {
+        let running = self.running.as_ref()?;
+        let waits = matches!(
+            command,
+            Command::Go(_) | Command::SetOption { .. } | Command::UciNewGame
+        );
+        (waits
+            && running.ends_by_itself
+            && !running.ponder.is_pondering()
+            && !running.finished.load(Ordering::Acquire))
+        .then(|| running.done.clone())
     }
 
     /// Joins a search thread that has finished or is printing its `bestmove` (a GUI sends
@@ -710,7 +733,13 @@ impl Engine {
                 s.config.multipv = s.config.multipv.max(limit.lines());
             }
         }
+        let ends_by_itself = !go.infinite
+            && (plan.is_some()
+                || limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.mate.is_some());
         let (signals, receiver) = crossbeam_channel::unbounded();
+        let (done_sender, done) = crossbeam_channel::bounded(0);
         let ponder = Arc::new(PonderState::new(pondering));
         let finished = Arc::new(AtomicBool::new(false));
         let job = Job {
@@ -727,6 +756,7 @@ impl Engine {
             show_wdl: self.show_wdl,
             strength,
             node_share: self.time_node_share,
+            done: done_sender,
         };
         match worker::spawn(searchers, job) {
             Ok(handle) => {
@@ -737,6 +767,8 @@ impl Engine {
                     ponder,
                     hard: plan.map(|p| p.hard),
                     start,
+                    ends_by_itself,
+                    done,
                 })
             }
             Err(e) => {

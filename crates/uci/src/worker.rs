@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use horizon_chess::{CastlingMode, Move, PackedMove, Position};
 use horizon_search::threads::{SEARCH_STACK_BYTES, search_smp};
 use horizon_search::{
@@ -81,6 +81,9 @@ pub struct Job {
     pub strength: Option<StrengthLimit>,
     /// `TimeNodeShare` (see `time.rs`).
     pub node_share: bool,
+    /// Never sent on: dropped with the job when the thread ends, which wakes whoever waits
+    /// on its receiver (the protocol loop, holding a command for after this search).
+    pub done: Sender<()>,
 }
 
 /// Prints iterations and decides, with the time manager, when to stop.
@@ -229,6 +232,8 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
         .name("horizon-search".into())
         .stack_size(SEARCH_STACK_BYTES)
         .spawn(move || {
+            // Held to the end of the thread (closures capture only the fields they use).
+            let _done = job.done;
             let mode = job.position.castling_mode();
             let root_moves = root_move_count(&job.position, &job.limits);
             let mut observer = UciObserver {
