@@ -498,13 +498,18 @@ fn commands_sent_during_a_search_run_in_order() {
         "nothing refused: {:?}",
         e.seen_with("info string")
     );
-    // The depth-6 search ran to its depth before the next command.
-    let depths: Vec<u32> = e
-        .seen_with("info depth")
-        .iter()
-        .filter_map(|l| word_after(l, "depth"))
+    // The depth-6 search ran to its depth before the next command: between the second
+    // and the third `bestmove`.
+    let bestmove_at: Vec<usize> = (0..e.seen.len())
+        .filter(|&i| e.seen[i].starts_with("bestmove"))
         .collect();
-    assert!(depths.contains(&6), "{depths:?}");
+    let depth_6_search = &e.seen[bestmove_at[1]..bestmove_at[2]];
+    assert!(
+        depth_6_search
+            .iter()
+            .any(|l| word_after::<u32>(l, "depth") == Some(6)),
+        "{depth_6_search:?}"
+    );
 
     e.send("go infinite");
     e.send("go depth 3");

@@ -24,8 +24,9 @@ const SHUFFLE_STREAM: u64 = 7;
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Steps, in this order: read every --in file (each record checked as `horizon train` checks \
-it); --loss-of prints each network's loss on the positions read; --dedup keeps the first record of each board (the pieces and their squares from the side \
-to move's view; score and result may differ); --shuffle SEED orders them by a seeded \
+it); --loss-of prints each network's loss on the positions read; --dedup keeps the first \
+record of each board (the pieces and their squares from the side to move's view; score and \
+result may differ); --shuffle SEED orders them by a seeded \
 Fisher-Yates shuffle; --val-out F with --val-fraction moves that share of the positions (the \
 first ones, after the shuffle) to F; --out writes the rest. Without --out, only the summary.
 
@@ -72,7 +73,7 @@ pub struct DataArgs {
     #[arg(long, value_name = "NET[,NET...]", value_delimiter = ',')]
     pub loss_of: Vec<PathBuf>,
     /// The search score's weight in the target of --loss-of (as `horizon train --lambda`).
-    #[arg(long, default_value_t = 0.75)]
+    #[arg(long, default_value_t = 0.75, requires = "loss_of")]
     pub lambda: f64,
 }
 

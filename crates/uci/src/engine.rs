@@ -1,13 +1,14 @@
 //! The engine controller: the state behind the protocol (position, options, table, search
-//! threads) and what each command does to it. Runs on the thread that reads stdin; searches
-//! run on a worker thread, so `isready`, `stop` and `quit` are answered at once.
+//! threads) and what each command does to it. Runs on the protocol thread (`crate::run`,
+//! fed by an input thread); searches run on a worker thread, so `isready`, `stop` and `quit`
+//! are answered at once unless they queue behind a command that waits for a search.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use horizon_chess::nnue::{Network, simd::Simd};
 use horizon_chess::tablebase::MAX_TABLE_PIECES;
 use horizon_chess::{CastlingMode, PackedMove, Position, Tablebases};
@@ -275,13 +276,14 @@ impl Engine {
     }
 
     /// Joins a search thread that has finished or is printing its `bestmove` (a GUI sends
-    /// the next `go` as soon as it reads it; the join then takes microseconds).
+    /// the next `go` as soon as it reads it; the join then takes microseconds), or that is
+    /// ending without one (a panic outside the search's own guard drops `done`).
     fn reap(&mut self) {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.finished.load(Ordering::Acquire) || r.handle.is_finished())
-        {
+        if self.running.as_ref().is_some_and(|r| {
+            r.finished.load(Ordering::Acquire)
+                || r.handle.is_finished()
+                || matches!(r.done.try_recv(), Err(TryRecvError::Disconnected))
+        }) {
             self.join();
         }
     }

@@ -77,11 +77,9 @@ pub fn run(input: impl BufRead + Send + 'static, output: Output) -> std::io::Res
         }
     }
     engine.shutdown();
-    // The reader has ended (end of input) or fails on its own; its error is the caller's.
-    if reader.is_finished() {
-        reader
-            .join()
-            .unwrap_or_else(|_| Err(std::io::Error::other("the input thread failed")))?;
-    }
-    Ok(())
+    // The channel is closed: the reader has ended (end of input or a read error, which is
+    // the caller's), so the join does not block.
+    reader
+        .join()
+        .unwrap_or_else(|_| Err(std::io::Error::other("the input thread failed")))
 }
