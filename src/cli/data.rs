@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
 use clap::{Args, ValueEnum};
-use horizon_chess::nnue::Network;
 use horizon_chess::packed::{PackedBoard, RECORD_BYTES};
 
+use super::network::read_network;
 use super::report::thousands;
 use super::train::rng::Rng;
 use super::train::{data, quantise};
@@ -277,9 +277,7 @@ pub fn run(args: &DataArgs) -> Result<()> {
     );
     say!("{}", Summary::of(&records).report().trim_end());
     for path in &args.loss_of {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let network = Network::from_bytes(&bytes)
-            .with_context(|| format!("{} is not a usable network", path.display()))?;
+        let network = read_network(path)?;
         say!(
             "loss of {} (network {:016x}, lambda {}): {:.6}",
             path.display(),

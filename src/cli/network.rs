@@ -41,16 +41,18 @@ pub struct Evaluator {
     pub simd: Simd,
 }
 
+/// Reads a network file (Horizon's `HZNN` format), saying which file failed and why.
+pub fn read_network(path: &std::path::Path) -> Result<Network> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Network::from_bytes(&bytes)
+        .with_context(|| format!("{} is not a usable network", path.display()))
+}
+
 impl NetworkArgs {
     /// The network of `--eval-file`, or the built-in one with `--nnue`, if either is given.
     pub fn load(&self) -> Result<Option<Evaluator>> {
         let network = match &self.eval_file {
-            Some(path) => {
-                let bytes =
-                    std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-                Network::from_bytes(&bytes)
-                    .with_context(|| format!("{} is not a usable network", path.display()))?
-            }
+            Some(path) => read_network(path)?,
             None if self.nnue => {
                 Network::embedded().context("the built-in network does not read")?
             }

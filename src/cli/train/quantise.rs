@@ -110,10 +110,8 @@ pub fn compare(
                 let diff = (float - engine).abs();
                 part[0] += diff;
                 part[1] = part[1].max(diff);
-                let target = f64::from(sample.target);
-                let loss = |cp: f64| (1.0 / (1.0 + (-cp / scale).exp()) - target).powi(2);
-                part[2] += loss(float);
-                part[3] += loss(engine);
+                part[2] += score_loss(float, sample.target);
+                part[3] += score_loss(engine, sample.target);
             }
             part
         })
@@ -129,12 +127,16 @@ pub fn compare(
     }
 }
 
+/// The squared error of an evaluation (centipawns, as `sigmoid(cp / SCALE)`) against a target.
+fn score_loss(cp: f64, target: f32) -> f64 {
+    (1.0 / (1.0 + (-cp / f64::from(SCALE)).exp()) - f64::from(target)).powi(2)
+}
+
 /// The mean loss of the engine's evaluation with `network` (as `sigmoid(cp / 400)`) against
 /// the targets of `records` with `lambda`: what `horizon train` reports as the engine's
 /// validation loss, for any network on any positions (`horizon data --loss-of`).
 pub fn engine_loss(network: &Network, records: &[PackedBoard], lambda: f32) -> f64 {
     let simd = Simd::detect();
-    let scale = f64::from(SCALE);
     let sum: f64 = records
         .par_chunks(1024)
         .map(|chunk| {
@@ -143,7 +145,7 @@ pub fn engine_loss(network: &Network, records: &[PackedBoard], lambda: f32) -> f
             for record in chunk {
                 sample.decode_mirrored(record, false, lambda, network.buckets(), network.inputs());
                 let cp = f64::from(network.evaluate_features(simd, sample.us(), sample.them()));
-                sum += (1.0 / (1.0 + (-cp / scale).exp()) - f64::from(sample.target)).powi(2);
+                sum += score_loss(cp, sample.target);
             }
             sum
         })
