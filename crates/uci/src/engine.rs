@@ -276,8 +276,9 @@ impl Engine {
     }
 
     /// Joins a search thread that has finished or is printing its `bestmove` (a GUI sends
-    /// the next `go` as soon as it reads it; the join then takes microseconds), or that is
-    /// ending without one (a panic outside the search's own guard drops `done`).
+    /// the next `go` as soon as it reads it; the join then takes microseconds), or whose
+    /// `done` has closed: the thread is returning (also after a panic outside the search's
+    /// own guard), and a command that waited on `done` must find it joined, not still running.
     fn reap(&mut self) {
         if self.running.as_ref().is_some_and(|r| {
             r.finished.load(Ordering::Acquire)
