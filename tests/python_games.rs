@@ -51,6 +51,7 @@ fn match_runner_tests_then_twenty_real_games() {
                 "tests/python/test_uci_epd.py",
                 "tests/python/test_sprt_join.py",
                 "tests/python/test_smp_ttd.py",
+                "tests/python/test_eval_scale.py",
             ])
             .current_dir(root)
             .status()

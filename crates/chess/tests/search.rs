@@ -75,6 +75,9 @@ fn mates_report_their_exact_distance() {
 }
 
 /// Every technique of the search-strength issue on at once.
+/// (Razoring is not among them: it trades exact mates for speed. The quiescence search that
+/// decides a razored node has stand pat and delta pruning, so with it on the search misses
+/// WAC.001's mate in 2, 1.Qg6.)
 fn selective() -> SearchConfig {
     SearchConfig {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
@@ -233,6 +236,33 @@ fn each_selectivity_switch_fires() {
         );
         assert_eq!(counter(&base.stats), 0, "{name}: fired while off");
     }
+}
+
+/// Razoring (issue 14, item 6; off by default) fires on a middlegame search only when on,
+/// some of its quiescence searches end their node, and the search stays legal.
+#[test]
+fn razoring_fires_only_when_on() {
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9";
+    let limits = Limits::depth(10);
+    let mut pos = Position::from_fen(fen).expect("valid");
+    let off = search(&mut pos, SearchConfig::default(), &limits);
+    assert_eq!(
+        (off.stats.razoring_tries, off.stats.razoring_cutoffs),
+        (0, 0)
+    );
+    let on = search(
+        &mut pos,
+        SearchConfig {
+            razoring: true,
+            ..SearchConfig::default()
+        },
+        &limits,
+    );
+    let best = on.best_move.expect("a move");
+    assert!(pos.moves().contains(&best), "illegal {best:?}");
+    assert!(on.stats.razoring_cutoffs > 0, "{}", on.stats.razoring_tries);
+    assert!(on.stats.razoring_cutoffs <= on.stats.razoring_tries);
+    assert_ne!(on.stats.total_nodes(), off.stats.total_nodes());
 }
 
 fn assert_mates_exact(config: &SearchConfig) {

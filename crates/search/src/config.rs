@@ -188,6 +188,12 @@ pub struct SearchConfig {
     /// Skip quiet moves at non-PV nodes after `3 + depth²` moves (late move pruning).
     pub late_move_pruning: bool,
     pub late_move_pruning_depth: i32,
+    /// Razoring: at a non-PV node of depth ≤ `razoring_depth` whose static eval plus
+    /// `razoring_margin × depth` is still below alpha, a quiescence search decides; when it
+    /// fails low too, so does the node, without searching a move.
+    pub razoring: bool,
+    pub razoring_depth: i32,
+    pub razoring_margin: i32,
     /// Whether the static eval rose against two plies before feeds the shallow pruning
     /// margins, late move pruning's move count and LMR.
     pub improving: bool,
@@ -329,8 +335,11 @@ impl Default for SearchConfig {
             continuation_lmr_divisor: 8192,
             continuation_prune_margin: 2048,
             aspiration: true,
-            aspiration_t1: 25,
-            aspiration_t2: 150,
+            // The static-evaluation margins (aspiration, reverse futility, futility, delta)
+            // are the classic evaluation's ×1.25, the network's wider scale (SPRT passed,
+            // docs/strength.md, "Search margins for the network").
+            aspiration_t1: 31,
+            aspiration_t2: 188,
             null_move: true,
             null_reduction: NullReduction::Dynamic,
             null_adaptive_depth: 6,
@@ -347,13 +356,16 @@ impl Default for SearchConfig {
             lmr_base: 75,
             lmr_divisor: 225,
             reverse_futility: true,
-            reverse_futility_margin: 75,
+            reverse_futility_margin: 94,
             reverse_futility_depth: 6,
             futility: true,
-            futility_margin: 100,
+            futility_margin: 125,
             futility_depth: 3,
             late_move_pruning: true,
             late_move_pruning_depth: 3,
+            razoring: false,
+            razoring_depth: 3,
+            razoring_margin: 250,
             improving: true,
             see_pruning: true,
             see_pruning_depth: 8,
@@ -386,7 +398,7 @@ impl Default for SearchConfig {
             qs_see_filter: true,
             qs_checks: false,
             qs_delta_pruning: true,
-            qs_delta_margin: 200,
+            qs_delta_margin: 250,
             qs_tt: true,
             presearch: false,
             presearch_risk: 2,
@@ -460,6 +472,7 @@ impl SearchConfig {
             reverse_futility: false,
             futility: false,
             late_move_pruning: false,
+            razoring: false,
             improving: false,
             see_pruning: false,
             history_pruning: false,

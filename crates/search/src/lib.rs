@@ -7,8 +7,9 @@
 //! - `tt.rs`: transposition table (in huge pages where possible: `large_pages.rs`); `ordering.rs`: staged move picker; `killers.rs`,
 //!   `history.rs` (history with 2^d, d² or gravity updates, countermove),
 //!   `continuation.rs` (continuation histories), `pv.rs` (PV and refutation table)
-//! - `pruning.rs`: null move, late move reductions, futility, late move, SEE and history
-//!   pruning; `probcut.rs`; `singular.rs` (singular extensions, multi-cut);
+//! - `pruning.rs`: null move, late move reductions, reverse futility, razoring, futility,
+//!   late move, SEE and history pruning; `probcut.rs`; `singular.rs` (singular extensions,
+//!   multi-cut);
 //!   `correction.rs` (correction history); `extensions.rs`; `quiescence.rs`
 //! - `presearch.rs`: pre-searching; `etc.rs`: enhanced transposition cutoffs; `ghi.rs`:
 //!   path-dependent values (graph history interaction: ignore, mark, exact);

@@ -1,6 +1,6 @@
 //! Forward pruning and reductions: null-move pruning, late move reductions (with their
-//! history, PV and cut-node refinements), reverse futility, futility, late move pruning, SEE
-//! pruning and history pruning.
+//! history, PV and cut-node refinements), reverse futility, razoring, futility, late move
+//! pruning, SEE pruning and history pruning.
 
 use crate::config::NullReduction;
 use crate::game::Game;
@@ -235,6 +235,42 @@ impl<G: Game> Searcher<G> {
         }
         self.stats.reverse_futility_cutoffs += 1;
         Some(if config.fail_soft { eval } else { beta })
+    }
+
+    /// Razoring (Birmingham and Kent's 1977 idea, in the quiescence form Heinz describes in
+    /// "Scalable Search in Computer Chess"): near the leaves of a non-PV node, a static eval
+    /// so far below alpha that no quiet move is expected to recover asks the quiescence search
+    /// with the null window at alpha; when that fails low as well, the node fails low without
+    /// searching a move. Not in check, not against mate scores.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn razor(
+        &mut self,
+        game: &mut G,
+        alpha: i32,
+        depth: i32,
+        ply: usize,
+        eval: i32,
+        pv_node: bool,
+        in_check: bool,
+    ) -> Option<i32> {
+        let config = &self.config;
+        if !config.razoring
+            || pv_node
+            || in_check
+            || depth > config.razoring_depth
+            || score::is_decisive(alpha)
+            || eval + config.razoring_margin * depth >= alpha
+        {
+            return None;
+        }
+        self.stats.razoring_tries += 1;
+        let value = self.quiescence(game, alpha, alpha + 1, ply, 0);
+        if value > alpha {
+            return None;
+        }
+        self.stats.razoring_cutoffs += 1;
+        Some(if self.config.fail_soft { value } else { alpha })
     }
 
     /// Whether a quiet move (no capture, promotion or check, not a killer) may be skipped at

@@ -440,8 +440,9 @@ impl<G: Game> Searcher<G> {
         best
     }
 
-    /// The pruning tried before any move is searched: pre-search, reverse futility, null
-    /// move, ProbCut, ETC (none in an exclusion search). `Some(value)` ends the node.
+    /// The pruning tried before any move is searched: pre-search, reverse futility,
+    /// razoring, null move, ProbCut, ETC (none in an exclusion search). `Some(value)` ends
+    /// the node.
     #[allow(clippy::too_many_arguments)]
     fn forward_prune(
         &mut self,
@@ -478,6 +479,9 @@ impl<G: Game> Searcher<G> {
         }
         if let Some(value) = self.reverse_futility(eval, beta, depth, pv_node, in_check, improving)
         {
+            return Some(value);
+        }
+        if let Some(value) = self.razor(game, alpha, depth, ply, eval, pv_node, in_check) {
             return Some(value);
         }
         self.expected_cut[ply + 1] = !self.expected_cut[ply];

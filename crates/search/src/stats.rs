@@ -43,6 +43,10 @@ pub struct SearchStats {
     pub reverse_futility_cutoffs: u64,
     pub futility_prunes: u64,
     pub late_move_prunes: u64,
+    /// Razoring: quiescence searches tried at a static eval far below alpha, and nodes they
+    /// ended (failed low).
+    pub razoring_tries: u64,
+    pub razoring_cutoffs: u64,
     /// Nodes whose static eval rose against two plies before (with `improving` on).
     pub improving_nodes: u64,
     /// Nodes searched one ply shallower for want of a table move.
@@ -150,6 +154,8 @@ impl Default for SearchStats {
             reverse_futility_cutoffs: 0,
             futility_prunes: 0,
             late_move_prunes: 0,
+            razoring_tries: 0,
+            razoring_cutoffs: 0,
             improving_nodes: 0,
             iir_reductions: 0,
             pvs_researches: 0,
@@ -257,6 +263,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.reverse_futility_cutoffs += o.reverse_futility_cutoffs;
         self.futility_prunes += o.futility_prunes;
         self.late_move_prunes += o.late_move_prunes;
+        self.razoring_tries += o.razoring_tries;
+        self.razoring_cutoffs += o.razoring_cutoffs;
         self.improving_nodes += o.improving_nodes;
         self.iir_reductions += o.iir_reductions;
         self.pvs_researches += o.pvs_researches;
@@ -365,10 +373,12 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "shallow pruning: reverse-futility cutoffs {} futility-pruned {} late-move-pruned {}; improving nodes {}; iir reductions {}",
+            "shallow pruning: reverse-futility cutoffs {} futility-pruned {} late-move-pruned {}; razoring: tries {} cutoffs {}; improving nodes {}; iir reductions {}",
             self.reverse_futility_cutoffs,
             self.futility_prunes,
             self.late_move_prunes,
+            self.razoring_tries,
+            self.razoring_cutoffs,
             self.improving_nodes,
             self.iir_reductions
         )?;

@@ -432,6 +432,7 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 see_pruning: true,
                 history_pruning: true,
                 probcut: true,
+                razoring: true,
                 singular: true,
                 singular_depth: 4,
                 probcut_depth: 4,
@@ -488,6 +489,7 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 assert!(s.lmr_reductions > 0, "{name}: no reduction");
             }
             assert!(s.probcut_cutoffs <= s.probcut_tries, "{name}");
+            assert!(s.razoring_cutoffs <= s.razoring_tries, "{name}");
             assert!(
                 s.singular_extensions
                     + s.double_extensions

@@ -453,6 +453,27 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "deepest depth pruned"
     ),
     check!(
+        "Razoring",
+        razoring,
+        "a static eval far below alpha asks quiescence; its fail-low ends the node"
+    ),
+    spin!(
+        "RazoringDepth",
+        razoring_depth,
+        i32,
+        0,
+        64,
+        "deepest depth razored"
+    ),
+    spin!(
+        "RazoringMargin",
+        razoring_margin,
+        i32,
+        0,
+        2000,
+        "margin per ply below alpha"
+    ),
+    check!(
         "Improving",
         improving,
         "a rising static eval (vs two plies before) feeds RFP, futility, LMP and LMR"
