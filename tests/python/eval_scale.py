@@ -17,8 +17,8 @@ out (won positions say nothing about margins).
 from __future__ import annotations
 
 import argparse
-import math
 import re
+import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -71,24 +71,22 @@ def summarize(pairs: Sequence[Tuple[int, int]], cap: int = 1500) -> Scale:
     kept = [(c, n) for c, n in pairs if abs(c) < cap and abs(n) < cap]
     if len(kept) < 2:
         raise ValueError("fewer than two positions below the cap")
-    count = len(kept)
-    mean_c = sum(c for c, _ in kept) / count
-    mean_n = sum(n for _, n in kept) / count
-    var_c = sum((c - mean_c) ** 2 for c, _ in kept) / count
-    var_n = sum((n - mean_n) ** 2 for _, n in kept) / count
-    cov = sum((c - mean_c) * (n - mean_n) for c, n in kept) / count
-    if var_c == 0 or var_n == 0:
-        raise ValueError("a constant evaluation has no scale")
-    slope = cov / var_c
+    classic = [c for c, _ in kept]
+    network = [n for _, n in kept]
+    try:
+        slope, intercept = statistics.linear_regression(classic, network)
+        correlation = statistics.correlation(classic, network)
+    except statistics.StatisticsError as err:
+        raise ValueError(f"no scale: {err}") from err
     return Scale(
-        positions=count,
-        mean_abs_classic=sum(abs(c) for c, _ in kept) / count,
-        mean_abs_network=sum(abs(n) for _, n in kept) / count,
-        sd_classic=math.sqrt(var_c),
-        sd_network=math.sqrt(var_n),
+        positions=len(kept),
+        mean_abs_classic=statistics.fmean(abs(c) for c in classic),
+        mean_abs_network=statistics.fmean(abs(n) for n in network),
+        sd_classic=statistics.pstdev(classic),
+        sd_network=statistics.pstdev(network),
         slope=slope,
-        intercept=mean_n - slope * mean_c,
-        correlation=cov / math.sqrt(var_c * var_n),
+        intercept=intercept,
+        correlation=correlation,
     )
 
 
