@@ -7,7 +7,7 @@ Prints, per run, each thread count's total time and the per-thread lines bench p
 per-position ratios. Run it on a quiet machine: every thread needs its own core.
 
     python3 tests/python/smp_ttd.py --engine target/release/horizon --depth 12 --runs 3 \
-        [--threads 2] [--set SMPHelperSkip=true ...]
+        [--threads 2] [--nnue] [--set SMPHelperSkip=true ...]
 """
 
 import argparse
@@ -52,6 +52,8 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--hash", type=int, default=64)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--nnue", action="store_true",
+                        help="evaluate with the built-in network (bench's default is classic)")
     args = parser.parse_args()
     times = {1: [], args.threads: []}
     for run in range(args.runs):
@@ -60,6 +62,8 @@ def main():
                        "--hash", str(args.hash)]
             for assignment in args.set:
                 command += ["--set", assignment]
+            if args.nnue:
+                command.append("--nnue")
             out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
             per_position = parse_bench(out)
             times[threads].append(per_position)
