@@ -85,3 +85,13 @@ def test_command_line_specs():
         except Exception:
             continue
         raise AssertionError(f"{bad} accepted")
+
+
+def test_csv_row_records_the_position_and_whether_it_was_solved():
+    p = uci_epd.EpdPosition(FEN, ["e2e4", "d2d4"], ["g1h3"], "start")
+    hit = uci_epd.check_search(FEN, ["info depth 1 score cp 20 pv d2d4", "bestmove d2d4"])
+    miss = uci_epd.check_search(FEN, ["info depth 1 score cp 20 pv g1h3", "bestmove g1h3"])
+    row = uci_epd.csv_row("toga", "wac.epd", 500, 7, p, hit, 0.95)
+    assert len(row) == len(uci_epd.CSV_HEADER)
+    assert row == ["toga", "wac.epd", "500", "7", "start", FEN, "e2e4 d2d4", "g1h3", "d2d4", "1", "0.950"]
+    assert uci_epd.csv_row("toga", "wac.epd", 500, 7, p, miss, 1.0)[8:10] == ["g1h3", "0"]

@@ -30,6 +30,7 @@ comments after the last semicolon); its pure parts are tested in test_uci_epd.py
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
 import queue
 import shlex
@@ -288,6 +289,27 @@ class Tally:
         self.illegal += check.illegal_pvs + check.illegal_ponder
 
 
+CSV_HEADER = ["engine", "suite", "ms", "index", "id", "fen", "best", "avoid", "bestmove", "solved", "use"]
+
+
+def csv_row(engine: str, suite: str, ms: int, index: int, position: EpdPosition, check: SearchCheck, use: float) -> List[str]:
+    """One position's result for ``--csv``: which positions each engine solves, to compare engines
+    position by position (``index`` counts the suite's records from 1, skipping blank lines)."""
+    return [
+        engine,
+        suite,
+        str(ms),
+        str(index),
+        position.ident,
+        position.fen,
+        " ".join(position.best),
+        " ".join(position.avoid),
+        check.bestmove,
+        "1" if solved(position, check.bestmove) else "0",
+        f"{use:.3f}",
+    ]
+
+
 def report(rows: Dict[Tuple[str, str, int], Tally], mode: str) -> str:
     out = [
         f"| engine | suite | {mode} ms | positions | solved | mean use | lowest use | PV mismatches | illegal | faults |",
@@ -341,7 +363,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--cpu", help="pin each engine to this core (taskset -c)")
     ap.add_argument("--verbose", action="store_true", help="print every mismatch and fault")
     ap.add_argument("--output", help="also write the markdown table here")
+    ap.add_argument("--csv", help="also write every position's result here (one row per engine, time and position)")
     args = ap.parse_args(argv)
+    csv_file = open(args.csv, "w", encoding="utf-8", newline="") if args.csv else None
+    csv_out = csv.writer(csv_file) if csv_file else None
+    if csv_out:
+        csv_out.writerow(CSV_HEADER)
 
     engines = []
     for name, command in args.engine:
@@ -357,7 +384,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         running = {name: Engine(name, command, options, args.cpu) for name, command, options in engines}
         try:
             for ms in times:
-                for position in positions:
+                for index, position in enumerate(positions, 1):
                     for name in running:
                         tally = rows.setdefault((name, suite, ms), Tally())
                         engine = running[name]
@@ -372,11 +399,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                             continue
                         check = check_search(position.fen, lines)
                         tally.add(position, check, seconds * 1000 / ms)
+                        if csv_out:
+                            csv_out.writerow(csv_row(name, suite, ms, index, position, check, seconds * 1000 / ms))
                         if args.verbose and (check.mismatch or check.illegal_pvs or check.illegal_ponder):
                             print(f"{name} {ms} ms {position.ident}: {lines[-2:]}", file=sys.stderr)
         finally:
             for engine in running.values():
                 engine.close()
+    if csv_file:
+        csv_file.close()
     table = report(rows, "stop" if args.stop else "movetime")
     print(table)
     print(f"\n{time.monotonic() - began:.0f} s")

@@ -204,6 +204,24 @@ impl Game for Position {
     }
 
     #[inline]
+    fn is_passed_pawn_push(&self, m: Move) -> bool {
+        if m.role() != Role::Pawn || m.is_capture() || m.is_promotion() {
+            return false;
+        }
+        let us = self.turn();
+        let rank = m.to().rank();
+        if rank != us.fold_wb(Rank::Sixth, Rank::Third)
+            && rank != us.fold_wb(Rank::Seventh, Rank::Second)
+        {
+            return false;
+        }
+        let board = self.chess().board();
+        let their_pawns = board.pawns() & board.by_color(!us);
+        let span = crate::eval::bits::PASSED_SPAN[us.fold_wb(0, 1)][usize::from(m.to())];
+        their_pawns.0 & span == 0
+    }
+
+    #[inline]
     fn encode(m: Move) -> u16 {
         PackedMove::new(m).0
     }

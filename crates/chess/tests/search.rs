@@ -564,3 +564,57 @@ fn lazy_smp_threads_share_the_table_and_return_a_legal_move() {
         "helpers searched too"
     );
 }
+
+/// `SparePassedPushes` spares exactly the quiet pushes of passed pawns to the sixth and
+/// seventh ranks, for either colour.
+#[test]
+fn passed_pawn_pushes_are_recognised() {
+    use horizon_search::Game;
+    let cases = [
+        // White: a5-a6 and b6-b7 are passed pushes; g2-g3 is too far back.
+        ("4k3/8/1P6/P7/8/8/6P1/4K3 w - - 0 1", "a5a6", true),
+        ("4k3/8/1P6/P7/8/8/6P1/4K3 w - - 0 1", "b6b7", true),
+        ("4k3/8/1P6/P7/8/8/6P1/4K3 w - - 0 1", "g2g3", false),
+        // An enemy pawn ahead on an adjacent file: not passed.
+        ("4k3/1p6/8/P7/8/8/8/4K3 w - - 0 1", "a5a6", false),
+        // ... behind it does not count.
+        ("4k3/8/8/P7/1p6/8/8/4K3 w - - 0 1", "a5a6", true),
+        // A capture onto the sixth or a promotion is tactical, not a push.
+        ("4k3/8/1p6/P7/8/8/8/4K3 w - - 0 1", "a5b6", false),
+        ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", false),
+        // Black's sixth and seventh are the third and second ranks.
+        ("4k3/8/8/8/7p/8/8/4K3 b - - 0 1", "h4h3", true),
+        ("4k3/8/8/8/8/7p/8/4K3 b - - 0 1", "h3h2", true),
+        ("4k3/8/8/8/7p/8/6P1/4K3 b - - 0 1", "h4h3", false),
+        ("4k3/8/8/8/7p/8/8/4K3 w - - 0 1", "e1d1", false),
+    ];
+    for (fen, uci, expected) in cases {
+        let position = Position::from_fen(fen).expect("fen");
+        let m = position.parse_uci(uci).expect("legal move");
+        assert_eq!(position.is_passed_pawn_push(m), expected, "{fen} {uci}");
+    }
+}
+
+/// `SparePassedPushes` (off by default) fires only when on, in a pawn race against a rook,
+/// changes the search and keeps it legal.
+#[test]
+fn spared_passed_pushes_fire_only_when_on() {
+    // endgames-tb.epd: rook against two connected passed pawns, bm Rd2+.
+    let fen = "8/8/8/3R4/2K5/6pp/k7/8 w - - 0 1";
+    let limits = Limits::depth(12);
+    let mut pos = Position::from_fen(fen).expect("valid");
+    let off = search(&mut pos, SearchConfig::default(), &limits);
+    assert_eq!(off.stats.passed_pushes_spared, 0);
+    let on = search(
+        &mut pos,
+        SearchConfig {
+            spare_passed_pushes: true,
+            ..SearchConfig::default()
+        },
+        &limits,
+    );
+    assert!(on.stats.passed_pushes_spared > 0, "never fired");
+    assert_ne!(on.stats.total_nodes(), off.stats.total_nodes());
+    let best = on.best_move.expect("a move");
+    assert!(pos.moves().contains(&best), "illegal {best:?}");
+}

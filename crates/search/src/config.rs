@@ -211,6 +211,11 @@ pub struct SearchConfig {
     pub history_pruning: bool,
     pub history_pruning_depth: i32,
     pub history_pruning_margin: i32,
+    /// Quiet pushes of a passed pawn to the sixth or seventh rank are never pruned
+    /// (move count, futility, history, SEE) nor reduced: the "dangerous" pawn moves that
+    /// Fruit and Glaurung spare, for pawn races against pieces (`endgames-tb.epd`'s rook
+    /// against pawns).
+    pub spare_passed_pushes: bool,
     /// ProbCut: at non-PV nodes of depth ≥ `probcut_depth`, captures that beat
     /// beta + `probcut_margin` in a search four plies shallower cut the node.
     pub probcut: bool,
@@ -374,6 +379,7 @@ impl Default for SearchConfig {
             history_pruning: false,
             history_pruning_depth: 3,
             history_pruning_margin: 2048,
+            spare_passed_pushes: false,
             probcut: false,
             probcut_depth: 5,
             probcut_margin: 100,
@@ -476,6 +482,7 @@ impl SearchConfig {
             improving: false,
             see_pruning: false,
             history_pruning: false,
+            spare_passed_pushes: false,
             probcut: false,
             singular: false,
             lmr_refined: false,

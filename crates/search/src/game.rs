@@ -160,6 +160,13 @@ pub trait Game: Clone + Send + 'static {
     fn is_recapture(&self, m: Self::Move) -> bool;
     /// Whether the move pushes a pawn to the seventh rank (or the game's equivalent).
     fn is_advanced_pawn_push(&self, m: Self::Move) -> bool;
+    /// Whether the move pushes a passed pawn (no enemy pawn ahead on its own or an adjacent
+    /// file) to the sixth or seventh rank, or the game's equivalent: the quiet moves that
+    /// `spare_passed_pushes` keeps out of pruning and reductions. Games without pawns keep
+    /// the default.
+    fn is_passed_pawn_push(&self, _m: Self::Move) -> bool {
+        false
+    }
 
     /// The 16-bit encoding a transposition table stores. Never 0 for a real move.
     fn encode(m: Self::Move) -> u16;

@@ -260,8 +260,15 @@ impl<G: Game> Searcher<G> {
             };
             // Decided before the move is made: most late quiet moves are pruned unplayed.
             let gives_check = game.gives_check(m);
+            // `SparePassedPushes`: neither pruned nor reduced.
+            let spared = self.config.spare_passed_pushes
+                && !tactical
+                && searched > 0
+                && game.is_passed_pawn_push(m);
+            self.stats.passed_pushes_spared += u64::from(spared);
             let quiet = !tactical
                 && !gives_check
+                && !spared
                 && !matches!(
                     class,
                     Class::Killer | Class::Countermove | Class::Refutation
@@ -275,6 +282,7 @@ impl<G: Game> Searcher<G> {
                 continue;
             }
             if searched > 0
+                && !spared
                 && !in_check
                 && best > -score::TB_WIN_BOUND
                 && self.see_prunes(game, m, tactical, depth)

@@ -77,6 +77,8 @@ pub struct SearchStats {
     /// Moves skipped by SEE pruning and by history pruning.
     pub see_prunes: u64,
     pub history_prunes: u64,
+    /// Quiet passed-pawn pushes kept out of pruning and reductions (`spare_passed_pushes`).
+    pub passed_pushes_spared: u64,
     /// ProbCut: captures tried against the raised beta, and cutoffs.
     pub probcut_tries: u64,
     pub probcut_cutoffs: u64,
@@ -178,6 +180,7 @@ impl Default for SearchStats {
             continuation_lmr_changes: 0,
             see_prunes: 0,
             history_prunes: 0,
+            passed_pushes_spared: 0,
             probcut_tries: 0,
             probcut_cutoffs: 0,
             singular_searches: 0,
@@ -285,6 +288,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.capture_history_updates += o.capture_history_updates;
         self.see_prunes += o.see_prunes;
         self.history_prunes += o.history_prunes;
+        self.passed_pushes_spared += o.passed_pushes_spared;
         self.probcut_tries += o.probcut_tries;
         self.probcut_cutoffs += o.probcut_cutoffs;
         self.singular_searches += o.singular_searches;
@@ -392,9 +396,10 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {}; probcut: tries {} cutoffs {}; lmr refined {}; correction: updates {} corrected {}",
+            "see-pruned {} history-pruned {} passed pushes spared {}; probcut: tries {} cutoffs {}; lmr refined {}; correction: updates {} corrected {}",
             self.see_prunes,
             self.history_prunes,
+            self.passed_pushes_spared,
             self.probcut_tries,
             self.probcut_cutoffs,
             self.lmr_refined_changes,

@@ -600,6 +600,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "LMR changes by -history/divisor plies, at most 2 (0: off)"
     ),
     check!(
+        "SparePassedPushes",
+        spare_passed_pushes,
+        "never prune or reduce quiet passed-pawn pushes to the 6th/7th rank"
+    ),
+    check!(
         "CorrectionHistory",
         correction_history,
         "pawn-structure correction of the eval used for pruning"

@@ -12,7 +12,7 @@
 //! `passed.rs` (the piece-dependent half of passed pawns), `endgame.rs`, `trace.rs`,
 //! `psqt.rs` (material and piece-square sums kept up to date by `Position::play`).
 
-mod bits;
+pub(crate) mod bits;
 mod cache;
 mod endgame;
 mod king;
