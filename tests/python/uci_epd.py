@@ -30,6 +30,7 @@ comments after the last semicolon); its pure parts are tested in test_uci_epd.py
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import queue
@@ -294,7 +295,8 @@ CSV_HEADER = ["engine", "suite", "ms", "index", "id", "fen", "best", "avoid", "b
 
 def csv_row(engine: str, suite: str, ms: int, index: int, position: EpdPosition, check: SearchCheck, use: float) -> List[str]:
     """One position's result for ``--csv``: which positions each engine solves, to compare engines
-    position by position (``index`` counts the suite's records from 1, skipping blank lines)."""
+    position by position (``index`` counts from 1 the records ``read_epd`` keeps: blank lines,
+    comments and records without bm/am are skipped)."""
     return [
         engine,
         suite,
@@ -365,10 +367,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--output", help="also write the markdown table here")
     ap.add_argument("--csv", help="also write every position's result here (one row per engine, time and position)")
     args = ap.parse_args(argv)
-    csv_file = open(args.csv, "w", encoding="utf-8", newline="") if args.csv else None
-    csv_out = csv.writer(csv_file) if csv_file else None
-    if csv_out:
-        csv_out.writerow(CSV_HEADER)
 
     engines = []
     for name, command in args.engine:
@@ -376,38 +374,42 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         engines.append((name, command, options))
     rows: Dict[Tuple[str, str, int], Tally] = {}
     began = time.monotonic()
-    for path, times in args.suite:
-        positions = read_epd(path)
-        if args.limit:
-            positions = positions[: args.limit]
-        suite = path.rsplit("/", 1)[-1]
-        running = {name: Engine(name, command, options, args.cpu) for name, command, options in engines}
-        try:
-            for ms in times:
-                for index, position in enumerate(positions, 1):
-                    for name in running:
-                        tally = rows.setdefault((name, suite, ms), Tally())
-                        engine = running[name]
-                        try:
-                            lines, seconds = engine.search(position.fen, ms, args.stop)
-                        except EngineError as e:
-                            tally.faults += 1
-                            print(f"fault: {e} on {position.ident or position.fen}", file=sys.stderr)
-                            engine.close()
-                            command, options = next((c, o) for n, c, o in engines if n == name)
-                            running[name] = Engine(name, command, options, args.cpu)
-                            continue
-                        check = check_search(position.fen, lines)
-                        tally.add(position, check, seconds * 1000 / ms)
-                        if csv_out:
-                            csv_out.writerow(csv_row(name, suite, ms, index, position, check, seconds * 1000 / ms))
-                        if args.verbose and (check.mismatch or check.illegal_pvs or check.illegal_ponder):
-                            print(f"{name} {ms} ms {position.ident}: {lines[-2:]}", file=sys.stderr)
-        finally:
-            for engine in running.values():
-                engine.close()
-    if csv_file:
-        csv_file.close()
+    with contextlib.ExitStack() as files:
+        csv_out = None
+        if args.csv:
+            csv_out = csv.writer(files.enter_context(open(args.csv, "w", encoding="utf-8", newline="")))
+            csv_out.writerow(CSV_HEADER)
+        for path, times in args.suite:
+            positions = read_epd(path)
+            if args.limit:
+                positions = positions[: args.limit]
+            suite = path.rsplit("/", 1)[-1]
+            running = {name: Engine(name, command, options, args.cpu) for name, command, options in engines}
+            try:
+                for ms in times:
+                    for index, position in enumerate(positions, 1):
+                        for name in running:
+                            tally = rows.setdefault((name, suite, ms), Tally())
+                            engine = running[name]
+                            try:
+                                lines, seconds = engine.search(position.fen, ms, args.stop)
+                            except EngineError as e:
+                                tally.faults += 1
+                                print(f"fault: {e} on {position.ident or position.fen}", file=sys.stderr)
+                                engine.close()
+                                command, options = next((c, o) for n, c, o in engines if n == name)
+                                running[name] = Engine(name, command, options, args.cpu)
+                                continue
+                            check = check_search(position.fen, lines)
+                            use = seconds * 1000 / ms
+                            tally.add(position, check, use)
+                            if csv_out:
+                                csv_out.writerow(csv_row(name, suite, ms, index, position, check, use))
+                            if args.verbose and (check.mismatch or check.illegal_pvs or check.illegal_ponder):
+                                print(f"{name} {ms} ms {position.ident}: {lines[-2:]}", file=sys.stderr)
+            finally:
+                for engine in running.values():
+                    engine.close()
     table = report(rows, "stop" if args.stop else "movetime")
     print(table)
     print(f"\n{time.monotonic() - began:.0f} s")

@@ -205,7 +205,8 @@ impl Game for Position {
 
     #[inline]
     fn is_passed_pawn_push(&self, m: Move) -> bool {
-        if m.role() != Role::Pawn || m.is_capture() || m.is_promotion() {
+        // A promotion lands on the eighth rank, so the rank test below excludes it.
+        if m.role() != Role::Pawn || m.is_capture() {
             return false;
         }
         let us = self.turn();
