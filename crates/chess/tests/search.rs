@@ -128,7 +128,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 12] = [
+    let cases: [(&str, SearchConfig, Counter); 13] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -210,6 +210,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.corrected_evals,
+        ),
+        (
+            "table value as eval",
+            SearchConfig {
+                tt_value_eval: true,
+                ..without_selectivity()
+            },
+            |s| s.tt_value_evals,
         ),
         (
             "staged generation",

@@ -216,6 +216,12 @@ pub struct SearchConfig {
     /// Fruit and Glaurung spare, for pawn races against pieces (`endgames-tb.epd`'s rook
     /// against pawns).
     pub spare_passed_pushes: bool,
+    /// The table's value stands in for the static eval in pruning (reverse futility,
+    /// razoring, null move, ProbCut, futility) when its bound says the true score lies on
+    /// the far side of the eval: a lower bound above it, an upper bound below it, or an
+    /// exact value (a refinement of the eval by a search already made, as Stockfish does).
+    /// `improving` and the correction history keep the static eval.
+    pub tt_value_eval: bool,
     /// ProbCut: at non-PV nodes of depth ≥ `probcut_depth`, captures that beat
     /// beta + `probcut_margin` in a search four plies shallower cut the node.
     pub probcut: bool,
@@ -380,6 +386,7 @@ impl Default for SearchConfig {
             history_pruning_depth: 3,
             history_pruning_margin: 2048,
             spare_passed_pushes: false,
+            tt_value_eval: false,
             probcut: false,
             probcut_depth: 5,
             probcut_margin: 100,
@@ -483,6 +490,7 @@ impl SearchConfig {
             see_pruning: false,
             history_pruning: false,
             spare_passed_pushes: false,
+            tt_value_eval: false,
             probcut: false,
             singular: false,
             lmr_refined: false,

@@ -82,6 +82,19 @@ pub fn null_reduction(
 /// besides pawns and king (Toga II's endgame condition; Fruit 2.1 verifies a lone piece).
 const ENDGAME_VERIFICATION_PIECES: u32 = 2;
 
+/// Whether a table value with `bound` says more about the node's score than the static
+/// `eval` (`tt_value_eval`): an exact value that differs from it, a lower bound above it, or
+/// an upper bound below it. A lower bound below the eval (or an upper bound above it) is
+/// consistent with the eval and adds nothing.
+#[inline]
+pub(crate) fn table_value_refines(bound: Bound, value: i32, eval: i32) -> bool {
+    match bound {
+        Bound::Exact => value != eval,
+        Bound::Lower => value > eval,
+        Bound::Upper => value < eval,
+    }
+}
+
 impl<G: Game> Searcher<G> {
     /// Null-move pruning: if passing still fails high at reduced depth, so will a move.
     /// Not in check, not twice in a row, not in PV nodes, not when the side to move has
@@ -447,5 +460,19 @@ mod tests {
         // the margin term is capped at 3 and never negative
         assert_eq!(null_reduction(Dynamic, 6, 4, 5000, 0), 7);
         assert_eq!(null_reduction(Dynamic, 6, 4, -10, 0), 4);
+    }
+
+    #[test]
+    fn table_values_refine_the_eval_only_past_it() {
+        use Bound::*;
+        // A fail high above the eval, a fail low below it, an exact score: used.
+        assert!(table_value_refines(Lower, 120, 100));
+        assert!(table_value_refines(Upper, 80, 100));
+        assert!(table_value_refines(Exact, 80, 100) && table_value_refines(Exact, 120, 100));
+        // Bounds on the eval's own side, or equal to it, say nothing new.
+        assert!(!table_value_refines(Lower, 80, 100));
+        assert!(!table_value_refines(Upper, 120, 100));
+        assert!(!table_value_refines(Lower, 100, 100) && !table_value_refines(Upper, 100, 100));
+        assert!(!table_value_refines(Exact, 100, 100));
     }
 }

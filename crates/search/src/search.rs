@@ -8,7 +8,7 @@ use crate::game::{Game, NoMoves};
 use crate::ghi::Dependence;
 use crate::history::gravity_bonus;
 use crate::ordering::{Class, Hints, MovePicker};
-use crate::pruning::MoveScores;
+use crate::pruning::{MoveScores, table_value_refines};
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::singular::Singular;
@@ -128,6 +128,7 @@ impl<G: Game> Searcher<G> {
         self.raw_evals[ply] = raw_eval;
         self.static_evals[ply] = eval;
         let improving = self.config.improving && self.is_improving(ply, eval);
+        let prune_eval = self.table_value_eval(game, &probe, eval, ply);
 
         // Internal iterative reduction: with no table move the ordering is poor and the node
         // is probably new to the search, so search it one ply shallower (Ed Schröder's idea
@@ -150,7 +151,7 @@ impl<G: Game> Searcher<G> {
             beta,
             depth,
             ply,
-            eval,
+            prune_eval,
             pv_node,
             null_allowed,
             in_check,
@@ -277,7 +278,7 @@ impl<G: Game> Searcher<G> {
             if quiet
                 && !pv_node
                 && !in_check
-                && self.prune_quiet(eval, alpha, depth, searched, scores, improving)
+                && self.prune_quiet(prune_eval, alpha, depth, searched, scores, improving)
             {
                 continue;
             }
@@ -518,6 +519,30 @@ impl<G: Game> Searcher<G> {
             return Some(value);
         }
         self.enhanced_transposition_cutoff(game, beta, depth, ply)
+    }
+
+    /// The eval that pruning compares with its margins: with `tt_value_eval`, the table's
+    /// value where its bound puts the true score on the far side of the static eval (a lower
+    /// bound above it, an upper bound below it, or an exact value), else the static eval.
+    /// Not in check (no eval), not for decisive values, and only from an entry the node
+    /// could have cut with (`trustworthy`).
+    #[inline]
+    fn table_value_eval(&mut self, game: &G, probe: &Probe<G::Move>, eval: i32, ply: usize) -> i32 {
+        if !self.config.tt_value_eval || eval == -INFINITY {
+            return eval;
+        }
+        let Some(hit) = probe.hit.as_ref() else {
+            return eval;
+        };
+        let value = score::from_table(hit.value, ply);
+        if !table_value_refines(hit.bound, value, eval)
+            || score::is_decisive(value)
+            || !self.trustworthy(game, hit, value)
+        {
+            return eval;
+        }
+        self.stats.tt_value_evals += 1;
+        value
     }
 
     /// The static eval plus the correction history's correction (when on).

@@ -79,6 +79,8 @@ pub struct SearchStats {
     pub history_prunes: u64,
     /// Quiet passed-pawn pushes kept out of pruning and reductions (`spare_passed_pushes`).
     pub passed_pushes_spared: u64,
+    /// Nodes whose pruning used the table's value instead of the static eval (`tt_value_eval`).
+    pub tt_value_evals: u64,
     /// ProbCut: captures tried against the raised beta, and cutoffs.
     pub probcut_tries: u64,
     pub probcut_cutoffs: u64,
@@ -181,6 +183,7 @@ impl Default for SearchStats {
             see_prunes: 0,
             history_prunes: 0,
             passed_pushes_spared: 0,
+            tt_value_evals: 0,
             probcut_tries: 0,
             probcut_cutoffs: 0,
             singular_searches: 0,
@@ -289,6 +292,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.see_prunes += o.see_prunes;
         self.history_prunes += o.history_prunes;
         self.passed_pushes_spared += o.passed_pushes_spared;
+        self.tt_value_evals += o.tt_value_evals;
         self.probcut_tries += o.probcut_tries;
         self.probcut_cutoffs += o.probcut_cutoffs;
         self.singular_searches += o.singular_searches;
@@ -396,10 +400,11 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {} passed pushes spared {}; probcut: tries {} cutoffs {}; lmr refined {}; correction: updates {} corrected {}",
+            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {}; lmr refined {}; correction: updates {} corrected {}",
             self.see_prunes,
             self.history_prunes,
             self.passed_pushes_spared,
+            self.tt_value_evals,
             self.probcut_tries,
             self.probcut_cutoffs,
             self.lmr_refined_changes,

@@ -605,6 +605,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "never prune or reduce quiet passed-pawn pushes to the 6th/7th rank"
     ),
     check!(
+        "TTValueEval",
+        tt_value_eval,
+        "pruning uses the table's value where its bound beats the static eval"
+    ),
+    check!(
         "CorrectionHistory",
         correction_history,
         "pawn-structure correction of the eval used for pruning"
