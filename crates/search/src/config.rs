@@ -315,6 +315,11 @@ pub struct SearchConfig {
     /// iteration the main thread completes first is abandoned for the next. Its entries
     /// would mostly arrive in the table after the main thread needed them.
     pub smp_helper_sync: bool,
+    /// Helpers search the root moves after the first in the reverse of the usual order
+    /// (MultiPV 1): the main thread goes down the list while a helper comes up it, so each
+    /// finds the other's entries for the moves it reaches last instead of both searching the
+    /// same moves side by side.
+    pub smp_root_order: bool,
 }
 
 impl Default for SearchConfig {
@@ -427,6 +432,7 @@ impl Default for SearchConfig {
             smp_helper_skip: false,
             smp_defer: false,
             smp_helper_sync: false,
+            smp_root_order: false,
         }
     }
 }

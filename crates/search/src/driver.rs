@@ -416,7 +416,25 @@ impl<G: Game> Searcher<G> {
         self.stats.nodes += 1;
         let depth = depth as i32;
         let mut best = -INFINITY;
-        for i in pv_index..root.len() {
+        // `smp_root_order`: a helper takes the first move, then the rest from the last. The
+        // moves are followed by identity, since a new best move is rotated to the front.
+        let reverse = !self.is_main && self.config.smp_root_order && root.len() - pv_index > 2;
+        let order: Vec<G::Move> = if reverse {
+            self.stats.smp_root_reversed += 1;
+            std::iter::once(root[pv_index].mv)
+                .chain(root[pv_index + 1..].iter().rev().map(|rm| rm.mv))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for k in 0..root.len() - pv_index {
+            let i = if reverse {
+                root.iter()
+                    .position(|rm| rm.mv == order[k])
+                    .expect("a root move")
+            } else {
+                pv_index + k
+            };
             let m = root[i].mv;
             if self.is_main {
                 let elapsed = self.start.elapsed();
@@ -434,7 +452,7 @@ impl<G: Game> Searcher<G> {
             let extension = self.extension(gives_check, false, recapture, pawn_seventh, 0);
             let new_depth = depth - 1 + extension;
             let follows = self.config.refutation && packed == self.refutation.move_at(0);
-            let first = i == pv_index;
+            let first = k == 0;
             // Moves after the first are expected to fail low here, so their replies to cut.
             self.expected_cut[1] = !first;
             let value = if first || self.config.algorithm == Algorithm::AlphaBeta {

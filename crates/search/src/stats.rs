@@ -106,6 +106,8 @@ pub struct SearchStats {
     /// (the main thread had completed it), and iterations abandoned when it did.
     pub smp_helper_jumps: u64,
     pub smp_helper_abandoned: u64,
+    /// Root searches a helper made in reverse order (`smp_root_order`).
+    pub smp_root_reversed: u64,
     /// Staged generation: cutoffs after the node's captures were generated and before its
     /// quiet moves were (not counted: cutoffs by the table move, before any generation).
     pub staged_quiet_skips: u64,
@@ -200,6 +202,7 @@ impl Default for SearchStats {
             smp_deferred: 0,
             smp_helper_jumps: 0,
             smp_helper_abandoned: 0,
+            smp_root_reversed: 0,
             staged_quiet_skips: 0,
             eval_cache_probes: 0,
             eval_cache_hits: 0,
@@ -309,6 +312,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.smp_deferred += o.smp_deferred;
         self.smp_helper_jumps += o.smp_helper_jumps;
         self.smp_helper_abandoned += o.smp_helper_abandoned;
+        self.smp_root_reversed += o.smp_root_reversed;
         self.staged_quiet_skips += o.staged_quiet_skips;
         self.eval_cache_probes += o.eval_cache_probes;
         self.eval_cache_hits += o.eval_cache_hits;
@@ -427,13 +431,14 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {} helper iterations skipped {} abandoned {}",
+            "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {} helper iterations skipped {} abandoned {} root searches reversed {}",
             self.tb_hits,
             self.tb_cutoffs,
             self.smp_helper_lines,
             self.smp_deferred,
             self.smp_helper_jumps,
-            self.smp_helper_abandoned
+            self.smp_helper_abandoned,
+            self.smp_root_reversed
         )?;
         write!(
             f,

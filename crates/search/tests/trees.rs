@@ -527,6 +527,7 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
         .find(|(name, _)| *name == "all exact enhancements")
         .expect("config")
         .1;
+    let mut reversed_root_searches = 0;
     for seed in SEEDS {
         for depth in [4u32, 5, 6] {
             let expected = negamax(&mut tree(seed, depth as usize), depth);
@@ -537,6 +538,7 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                         smp_helper_sync: switches,
                         smp_helper_skip: switches,
                         smp_best_thread: switches,
+                        smp_root_order: switches,
                         ..exact.clone()
                     };
                     let mut main = Searcher::<RandomTree>::standalone(config.clone(), 4);
@@ -563,10 +565,16 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                         "seed {seed} depth {depth} threads {threads} switches {switches}"
                     );
                     assert_eq!(result.threads.len(), threads);
+                    reversed_root_searches += result.stats.smp_root_reversed;
+                    if !switches {
+                        assert_eq!(result.stats.smp_root_reversed, 0);
+                    }
                 }
             }
         }
     }
+    // The helpers' reversed root order (`smp_root_order`) was exercised, not skipped.
+    assert!(reversed_root_searches > 0);
 }
 
 /// Records, per iteration, the nodes under the best root move and under all of them.

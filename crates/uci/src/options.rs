@@ -765,6 +765,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         smp_helper_sync,
         "helpers never search a depth the main thread has completed"
     ),
+    check!(
+        "SMPRootOrder",
+        smp_root_order,
+        "helpers search the root moves after the first in reverse order"
+    ),
 ];
 
 /// The option called `name` (case-insensitive, as UCI asks).
