@@ -428,12 +428,9 @@ impl<G: Game> Searcher<G> {
             Vec::new()
         };
         for k in 0..root.len() - pv_index {
-            let i = if reverse {
-                root.iter()
-                    .position(|rm| rm.mv == order[k])
-                    .expect("a root move")
-            } else {
-                pv_index + k
+            let i = match order.get(k) {
+                Some(&mv) => root.iter().position(|rm| rm.mv == mv).expect("a root move"),
+                None => pv_index + k,
             };
             let m = root[i].mv;
             if self.is_main {
