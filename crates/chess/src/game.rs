@@ -85,6 +85,16 @@ impl Game for Position {
     }
 
     #[inline]
+    fn predicted_key(&self, m: Move) -> Option<u64> {
+        Some(Position::predicted_key(self, m))
+    }
+
+    #[inline]
+    fn prepare_evaluation(&mut self) {
+        Position::prepare_evaluation(self);
+    }
+
+    #[inline]
     fn null_move_allowed(&self) -> bool {
         !self.in_check()
     }

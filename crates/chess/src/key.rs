@@ -71,6 +71,41 @@ pub(crate) fn update<V: ZobristValue>(
     key
 }
 
+/// The key after `m` as far as `before` tells it, without playing the move: exact except
+/// where the move creates an en passant file or changes castling rights. Good enough to
+/// prefetch the child's table entry (a hint) before the move is made.
+#[inline]
+pub(crate) fn predict<V: ZobristValue>(
+    mut key: V,
+    before: &Chess,
+    m: Move,
+    ep_before: Option<File>,
+) -> V {
+    let us = before.turn();
+    key ^= V::zobrist_for_white_turn();
+    if let Some(file) = ep_before {
+        key ^= V::zobrist_for_en_passant_file(file);
+    }
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            key ^= V::zobrist_for_piece(from, role.of(us));
+            key ^= V::zobrist_for_piece(to, promotion.unwrap_or(role).of(us));
+            if let Some(captured) = capture {
+                key ^= V::zobrist_for_piece(to, captured.of(!us));
+            }
+        }
+        // Rare: the prefetch after the move covers them.
+        Move::EnPassant { .. } | Move::Castle { .. } | Move::Put { .. } => {}
+    }
+    key
+}
+
 /// The en passant file that belongs in the key of `after`: only a double pawn push creates
 /// one, and it counts only if an en passant capture is legal.
 #[inline]

@@ -161,6 +161,23 @@ impl Position {
         }
     }
 
+    /// The key after `m` as far as this position tells it without playing it (exact for
+    /// most moves; see `key::predict`): for prefetching the child's table entry.
+    #[inline]
+    pub fn predicted_key(&self, m: Move) -> u64 {
+        let top = self.top();
+        key::predict(Zobrist64(top.key), &top.chess, m, top.ep_file).0
+    }
+
+    /// Brings the network's accumulator of this ply up to date when one incremental update
+    /// from the ply below does it (`Game::prepare_evaluation`). Values are unchanged.
+    #[inline]
+    pub fn prepare_evaluation(&mut self) {
+        if let Some(nnue) = self.nnue.as_deref_mut() {
+            nnue.update_from_below(self.top);
+        }
+    }
+
     /// The classic evaluation, whichever evaluation the search uses.
     pub fn evaluate_classic(&mut self) -> i32 {
         let frame = &self.frames[self.top];

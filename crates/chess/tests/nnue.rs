@@ -125,6 +125,10 @@ fn incremental_accumulators_equal_sums_from_scratch_with(network: &Arc<Network>,
                 seen.captures += usize::from(m.is_capture());
                 seen.flip_changes += usize::from(changes_flip(&pos, m));
                 pos.play(m);
+                // The search's eager update (`EagerAccumulator`) now and then.
+                if rng.random_bool(0.3) {
+                    pos.prepare_evaluation();
+                }
                 path.push(false);
             }
             if rng.random_bool(0.6) {
@@ -195,6 +199,44 @@ fn accumulators_are_updated_not_recomputed() {
         }
         assert!(games < 50, "no king crossed the d/e line in {games} games");
     }
+}
+
+/// `prepare_evaluation` updates the new ply's accumulator from the computed one below, and
+/// only then: the later evaluation then needs no update of its own, and its value is the
+/// lazy path's.
+#[test]
+fn eager_preparation_is_the_lazy_update_done_early() {
+    let network = Arc::new(random_network(5, Activation::SCReLU, 1));
+    let simd = Simd::detect();
+    let mut eager = with_network(STARTS[1], &network, simd);
+    let mut lazy = with_network(STARTS[1], &network, simd);
+    // Nothing computed below the root yet: nothing to update from.
+    eager.prepare_evaluation();
+    assert_eq!(eager.nnue().expect("network set").counters(), (0, 0));
+    assert_eq!(eager.evaluate(), lazy.evaluate());
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut updates = 0;
+    for _ in 0..60 {
+        let moves = eager.moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.random_range(0..moves.len())];
+        eager.play(m);
+        lazy.play(m);
+        let before = eager.nnue().expect("network set").counters();
+        eager.prepare_evaluation();
+        let after = eager.nnue().expect("network set").counters();
+        // One update and no refresh (plain inputs: no king move makes one).
+        assert_eq!((after.0, after.1 - before.1), (before.0, 1));
+        updates += 1;
+        // Prepared twice: nothing more to do.
+        eager.prepare_evaluation();
+        assert_eq!(eager.nnue().expect("network set").counters(), after);
+        assert_eq!(eager.evaluate(), lazy.evaluate(), "at {}", eager.fen());
+        assert_eq!(eager.nnue_accumulator(), lazy.nnue_accumulator());
+    }
+    assert!(updates > 40, "{updates} eager updates");
 }
 
 /// The AVX2 kernels and the portable ones give the same evaluations, bit for bit.

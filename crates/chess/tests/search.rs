@@ -626,3 +626,52 @@ fn spared_passed_pushes_fire_only_when_on() {
     let best = on.best_move.expect("a move");
     assert!(pos.moves().contains(&best), "illegal {best:?}");
 }
+
+/// The speed switches (`TTEarlyPrefetch`, `EagerAccumulator`) change when work is done,
+/// never what is searched: the same nodes, value and move, with each counted when on and
+/// not when off, with the classic evaluation and with the built-in network.
+#[test]
+fn speed_switches_leave_the_tree_unchanged() {
+    use horizon_chess::nnue::Network;
+    use horizon_chess::nnue::simd::Simd;
+    use std::sync::Arc;
+    let network = Arc::new(Network::embedded().expect("the built-in network loads"));
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        for with_network in [false, true] {
+            let run = |early: bool, eager: bool| {
+                let mut pos = Position::from_fen(fen).expect("valid");
+                if with_network {
+                    pos.set_network(Some(Arc::clone(&network)), Simd::detect());
+                }
+                let config = SearchConfig {
+                    tt_early_prefetch: early,
+                    eager_accumulator: eager,
+                    ..SearchConfig::default()
+                };
+                search(&mut pos, config, &Limits::depth(9))
+            };
+            let base = run(false, false);
+            assert_eq!(
+                (
+                    base.stats.tt_early_prefetches,
+                    base.stats.eager_preparations
+                ),
+                (0, 0)
+            );
+            for (early, eager) in [(true, false), (false, true), (true, true)] {
+                let fast = run(early, eager);
+                assert_eq!(
+                    (fast.stats.total_nodes(), fast.score, fast.best_move),
+                    (base.stats.total_nodes(), base.score, base.best_move),
+                    "{fen} network {with_network} early {early} eager {eager}"
+                );
+                assert_eq!(fast.stats.tt_early_prefetches > 0, early);
+                assert_eq!(fast.stats.eager_preparations > 0, eager);
+            }
+        }
+    }
+}

@@ -91,6 +91,14 @@ pub struct SearchConfig {
     pub tt_replacement: Replacement,
     /// Verify entries with 128 key bits instead of 64.
     pub tt_wide_keys: bool,
+    /// Also prefetch a child's table entry before the move is made, with the key the game
+    /// predicts (`Game::predicted_key`), so the load overlaps making the move. Speed only:
+    /// the tree is the same.
+    pub tt_early_prefetch: bool,
+    /// Bring the child's evaluation state up to date right after the prefetch
+    /// (`Game::prepare_evaluation`; chess: the network's accumulator), so that work overlaps
+    /// the table load instead of following it. Speed only: the tree is the same.
+    pub eager_accumulator: bool,
     /// Use the table's best move first.
     pub tt_move: bool,
 
@@ -332,6 +340,8 @@ impl Default for SearchConfig {
             tt: true,
             tt_replacement: Replacement::Bucket,
             tt_wide_keys: false,
+            tt_early_prefetch: true,
+            eager_accumulator: true,
             tt_move: true,
             mop_up: false,
             kpk_bitbase: false,
@@ -466,6 +476,8 @@ impl SearchConfig {
             tt: false,
             tt_replacement: Replacement::Always,
             tt_wide_keys: false,
+            tt_early_prefetch: false,
+            eager_accumulator: false,
             tt_move: false,
             mop_up: false,
             kpk_bitbase: false,

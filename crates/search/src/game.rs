@@ -62,6 +62,13 @@ pub trait Game: Clone + Send + 'static {
     /// 64 more key bits for 128-bit verification of table entries; 0 whenever they are not
     /// tracked (`set_wide_keys(false)`), so entries compare equal on them.
     fn key_extension(&self) -> u64;
+    /// The key `play(m)` will most likely lead to, known before the move is made, so the
+    /// search can prefetch the child's table entry earlier (a hint: a wrong guess only costs
+    /// the prefetch). `None`: the game cannot tell cheaply.
+    #[inline]
+    fn predicted_key(&self, _m: Self::Move) -> Option<u64> {
+        None
+    }
     /// Asks the game to maintain `key_extension` (128-bit keys on) or not.
     fn set_wide_keys(&mut self, on: bool);
     /// Sets the evaluation's switchable knowledge (`SearchConfig::eval_knowledge`); a game
@@ -105,6 +112,11 @@ pub trait Game: Clone + Send + 'static {
     /// Static evaluation from the side to move's point of view. Mutable so a game may keep
     /// evaluation caches (chess: evaluations by key, the pawn hash).
     fn evaluate(&mut self) -> i32;
+    /// Work the next evaluation will need, done now: the search calls it right after it
+    /// prefetches the table entry of a position just entered, so the work hides the load's
+    /// latency. Must not change any value. This default does nothing.
+    #[inline]
+    fn prepare_evaluation(&mut self) {}
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
     /// Whether the legal move `m` gives check: what `in_check` says after it. The search

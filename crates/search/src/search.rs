@@ -291,9 +291,14 @@ impl<G: Game> Searcher<G> {
                 continue;
             }
             self.move_slots[ply] = history_index as u32;
+            self.prefetch_before(game, m);
             game.play(m);
             if self.config.tt {
                 self.tt.prefetch(game.key(), self.config.tt_replacement);
+            }
+            if self.config.eager_accumulator {
+                game.prepare_evaluation();
+                self.stats.eager_preparations += 1;
             }
             debug_assert_eq!(gives_check, game.in_check(), "Game::gives_check");
             let mut extension =
@@ -519,6 +524,19 @@ impl<G: Game> Searcher<G> {
             return Some(value);
         }
         self.enhanced_transposition_cutoff(game, beta, depth, ply)
+    }
+
+    /// `tt_early_prefetch`: starts loading the child's table entry under the key the game
+    /// predicts for `m`, before the move is made (the prefetch after it covers a wrong guess).
+    #[inline]
+    pub(crate) fn prefetch_before(&mut self, game: &G, m: G::Move) {
+        if self.config.tt
+            && self.config.tt_early_prefetch
+            && let Some(key) = game.predicted_key(m)
+        {
+            self.tt.prefetch(key, self.config.tt_replacement);
+            self.stats.tt_early_prefetches += 1;
+        }
     }
 
     /// The eval that pruning compares with its margins: with `tt_value_eval`, the table's

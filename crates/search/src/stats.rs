@@ -25,6 +25,10 @@ pub struct SearchStats {
     /// Cutoffs (table and ETC) from path-dependent values whose history signature matched
     /// this path (`GHI=exact`).
     pub ghi_exact_reuses: u64,
+    /// Children's entries prefetched before the move was made (`tt_early_prefetch`), and
+    /// evaluation states prepared while the entry loads (`eager_accumulator`).
+    pub tt_early_prefetches: u64,
+    pub eager_preparations: u64,
     /// Nodes whose alpha rose to the draw score: a move repeats a position of the path.
     pub upcoming_repetitions: u64,
     pub beta_cutoffs: u64,
@@ -146,6 +150,8 @@ impl Default for SearchStats {
             tt_bad_moves: 0,
             tt_path_refusals: 0,
             ghi_exact_reuses: 0,
+            tt_early_prefetches: 0,
+            eager_preparations: 0,
             upcoming_repetitions: 0,
             beta_cutoffs: 0,
             first_move_cutoffs: 0,
@@ -258,6 +264,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tt_bad_moves += o.tt_bad_moves;
         self.tt_path_refusals += o.tt_path_refusals;
         self.ghi_exact_reuses += o.ghi_exact_reuses;
+        self.tt_early_prefetches += o.tt_early_prefetches;
+        self.eager_preparations += o.eager_preparations;
         self.upcoming_repetitions += o.upcoming_repetitions;
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
@@ -339,7 +347,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "tt: probes {} hits {} ({:.1}%) cutoffs {} stores {} overwrites {} bad-moves {} path-refusals {} ghi-exact-reuses {}",
+            "tt: probes {} hits {} ({:.1}%) cutoffs {} stores {} overwrites {} bad-moves {} path-refusals {} ghi-exact-reuses {} early-prefetches {} eager-preparations {}",
             self.tt_probes,
             self.tt_hits,
             pct(self.tt_hits, self.tt_probes),
@@ -348,7 +356,9 @@ impl fmt::Display for SearchStats {
             self.tt_overwrites,
             self.tt_bad_moves,
             self.tt_path_refusals,
-            self.ghi_exact_reuses
+            self.ghi_exact_reuses,
+            self.tt_early_prefetches,
+            self.eager_preparations
         )?;
         writeln!(
             f,

@@ -186,6 +186,16 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         tt_wide_keys,
         "verify entries with 128-bit keys"
     ),
+    check!(
+        "TTEarlyPrefetch",
+        tt_early_prefetch,
+        "prefetch the child's table entry before the move is made (speed)"
+    ),
+    check!(
+        "EagerAccumulator",
+        eager_accumulator,
+        "update the network's accumulator while the table entry loads (speed)"
+    ),
     check!("TTMove", tt_move, "table move first"),
     check!(
         "MopUp",

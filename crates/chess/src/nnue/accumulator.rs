@@ -352,6 +352,23 @@ impl NnueStack {
         &self.slots[ply].acc
     }
 
+    /// Updates the accumulator of `ply` from the one below when that one is computed and
+    /// this one is only dirty: the cheap case of [`Self::accumulator`], done eagerly.
+    #[inline]
+    pub fn update_from_below(&mut self, ply: usize) {
+        if ply == 0 || ply >= self.slots.len() {
+            return;
+        }
+        let (below, above) = self.slots.split_at_mut(ply);
+        let (src, dst) = (&below[ply - 1], &mut above[0]);
+        if dst.state == State::Dirty && src.state == State::Computed {
+            dst.dirty
+                .apply(&self.network, self.simd, &src.acc, &mut dst.acc);
+            dst.state = State::Computed;
+            self.updates += 1;
+        }
+    }
+
     /// The evaluation of `chess` (at `ply`) in centipawns, for the side to move.
     #[inline]
     pub fn evaluate(&mut self, ply: usize, chess: &Chess) -> i32 {
