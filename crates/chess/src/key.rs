@@ -21,28 +21,14 @@ pub(crate) fn update<V: ZobristValue>(
     ep_before: Option<File>,
     ep_after: Option<File>,
 ) -> V {
+    // The side to move, the old en passant file and a normal move's pieces: `predict`.
+    key = predict(key, before, m, ep_before);
     let us = before.turn();
-    key ^= V::zobrist_for_white_turn();
-    if let Some(file) = ep_before {
-        key ^= V::zobrist_for_en_passant_file(file);
-    }
     if let Some(file) = ep_after {
         key ^= V::zobrist_for_en_passant_file(file);
     }
     match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            key ^= V::zobrist_for_piece(from, role.of(us));
-            key ^= V::zobrist_for_piece(to, promotion.unwrap_or(role).of(us));
-            if let Some(captured) = capture {
-                key ^= V::zobrist_for_piece(to, captured.of(!us));
-            }
-        }
+        Move::Normal { .. } | Move::Put { .. } => {}
         Move::EnPassant { from, to } => {
             key ^= V::zobrist_for_piece(from, Role::Pawn.of(us));
             key ^= V::zobrist_for_piece(to, Role::Pawn.of(us));
@@ -56,7 +42,6 @@ pub(crate) fn update<V: ZobristValue>(
             key ^= V::zobrist_for_piece(side.king_to(us), Role::King.of(us));
             key ^= V::zobrist_for_piece(side.rook_to(us), Role::Rook.of(us));
         }
-        Move::Put { .. } => {}
     }
     let (old, new) = (before.castles(), after.castles());
     if old.castling_rights() != new.castling_rights() {
@@ -71,9 +56,10 @@ pub(crate) fn update<V: ZobristValue>(
     key
 }
 
-/// The key after `m` as far as `before` tells it, without playing the move: exact except
-/// where the move creates an en passant file or changes castling rights. Good enough to
-/// prefetch the child's table entry (a hint) before the move is made.
+/// The key after `m` as far as `before` tells it, without playing the move: the side to
+/// move, the old en passant file and a normal move's pieces. Exact unless the move castles,
+/// takes en passant, creates an en passant file or changes castling rights (`update` adds
+/// those); good enough to prefetch the child's table entry before the move is made.
 #[inline]
 pub(crate) fn predict<V: ZobristValue>(
     mut key: V,
@@ -100,7 +86,7 @@ pub(crate) fn predict<V: ZobristValue>(
                 key ^= V::zobrist_for_piece(to, captured.of(!us));
             }
         }
-        // Rare: the prefetch after the move covers them.
+        // Rare: `update` adds them, and the prefetch after the move covers them.
         Move::EnPassant { .. } | Move::Castle { .. } | Move::Put { .. } => {}
     }
     key

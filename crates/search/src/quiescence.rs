@@ -92,17 +92,7 @@ impl<G: Game> Searcher<G> {
                 }
             }
             let packed = G::encode(m);
-            if self.config.qs_tt {
-                self.prefetch_before(game, m);
-            }
-            game.play(m);
-            if self.config.tt && self.config.qs_tt {
-                self.tt.prefetch(game.key(), self.config.tt_replacement);
-            }
-            if self.config.eager_accumulator {
-                game.prepare_evaluation();
-                self.stats.eager_preparations += 1;
-            }
+            self.play_prefetched(game, m, self.config.tt && self.config.qs_tt);
             let value = -self.quiescence(game, -beta, -alpha, ply + 1, qply + 1);
             game.undo();
             if self.stopped {

@@ -291,15 +291,7 @@ impl<G: Game> Searcher<G> {
                 continue;
             }
             self.move_slots[ply] = history_index as u32;
-            self.prefetch_before(game, m);
-            game.play(m);
-            if self.config.tt {
-                self.tt.prefetch(game.key(), self.config.tt_replacement);
-            }
-            if self.config.eager_accumulator {
-                game.prepare_evaluation();
-                self.stats.eager_preparations += 1;
-            }
+            self.play_prefetched(game, m, self.config.tt);
             debug_assert_eq!(gives_check, game.in_check(), "Game::gives_check");
             let mut extension =
                 self.extension(gives_check, single_reply, recapture, pawn_seventh, ply);
@@ -526,16 +518,26 @@ impl<G: Game> Searcher<G> {
         self.enhanced_transposition_cutoff(game, beta, depth, ply)
     }
 
-    /// `tt_early_prefetch`: starts loading the child's table entry under the key the game
-    /// predicts for `m`, before the move is made (the prefetch after it covers a wrong guess).
+    /// Makes `m`, loading the child's table entry (when `probed`: the child will probe it)
+    /// as early as the switches allow: before the move under the key the game predicts
+    /// (`tt_early_prefetch`; the prefetch after the move covers a wrong guess), and with the
+    /// child's evaluation state prepared while it loads (`eager_accumulator`).
     #[inline]
-    pub(crate) fn prefetch_before(&mut self, game: &G, m: G::Move) {
-        if self.config.tt
+    pub(crate) fn play_prefetched(&mut self, game: &mut G, m: G::Move, probed: bool) {
+        if probed
             && self.config.tt_early_prefetch
             && let Some(key) = game.predicted_key(m)
         {
             self.tt.prefetch(key, self.config.tt_replacement);
             self.stats.tt_early_prefetches += 1;
+        }
+        game.play(m);
+        if probed {
+            self.tt.prefetch(game.key(), self.config.tt_replacement);
+        }
+        if self.config.eager_accumulator {
+            game.prepare_evaluation();
+            self.stats.eager_preparations += 1;
         }
     }
 

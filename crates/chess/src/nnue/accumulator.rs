@@ -335,12 +335,7 @@ impl NnueStack {
         }
         if self.slots[base].state == State::Computed {
             for k in base + 1..=ply {
-                let (below, above) = self.slots.split_at_mut(k);
-                let (src, dst) = (&below[k - 1], &mut above[0]);
-                dst.dirty
-                    .apply(&self.network, self.simd, &src.acc, &mut dst.acc);
-                dst.state = State::Computed;
-                self.updates += 1;
+                self.update_slot(k);
             }
         } else {
             let acc = Accumulator::refresh(&self.network, self.simd, chess);
@@ -356,17 +351,24 @@ impl NnueStack {
     /// this one is only dirty: the cheap case of [`Self::accumulator`], done eagerly.
     #[inline]
     pub fn update_from_below(&mut self, ply: usize) {
-        if ply == 0 || ply >= self.slots.len() {
-            return;
+        if ply > 0
+            && ply < self.slots.len()
+            && self.slots[ply].state == State::Dirty
+            && self.slots[ply - 1].state == State::Computed
+        {
+            self.update_slot(ply);
         }
-        let (below, above) = self.slots.split_at_mut(ply);
-        let (src, dst) = (&below[ply - 1], &mut above[0]);
-        if dst.state == State::Dirty && src.state == State::Computed {
-            dst.dirty
-                .apply(&self.network, self.simd, &src.acc, &mut dst.acc);
-            dst.state = State::Computed;
-            self.updates += 1;
-        }
+    }
+
+    /// Accumulator `k` becomes the one below plus its recorded changes.
+    #[inline]
+    fn update_slot(&mut self, k: usize) {
+        let (below, above) = self.slots.split_at_mut(k);
+        let (src, dst) = (&below[k - 1], &mut above[0]);
+        dst.dirty
+            .apply(&self.network, self.simd, &src.acc, &mut dst.acc);
+        dst.state = State::Computed;
+        self.updates += 1;
     }
 
     /// The evaluation of `chess` (at `ply`) in centipawns, for the side to move.
