@@ -128,7 +128,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 13] = [
+    let cases: [(&str, SearchConfig, Counter); 14] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -186,6 +186,15 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.probcut_tries,
+        ),
+        (
+            "probcut table guard",
+            SearchConfig {
+                probcut: true,
+                probcut_table_guard: true,
+                ..without_selectivity()
+            },
+            |s| s.probcut_table_skips,
         ),
         (
             "singular",

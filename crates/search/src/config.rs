@@ -235,6 +235,10 @@ pub struct SearchConfig {
     pub probcut: bool,
     pub probcut_depth: i32,
     pub probcut_margin: i32,
+    /// No ProbCut where the table already holds a search of at least `depth − 3` whose
+    /// value stayed below the raised beta (Stockfish's guard): the table has looked deeper
+    /// than the ProbCut search would and found no such gain.
+    pub probcut_table_guard: bool,
     /// Singular extensions: at depth ≥ `singular_depth`, a table move whose lower bound
     /// nothing else reaches within `singular_margin`·depth / 8 is extended (twice when short
     /// by `singular_double_margin` more, at most `singular_double_limit` times per path);
@@ -405,6 +409,7 @@ impl Default for SearchConfig {
             probcut: true,
             probcut_depth: 5,
             probcut_margin: 125,
+            probcut_table_guard: false,
             singular: true,
             singular_depth: 8,
             singular_margin: 16,
@@ -510,6 +515,7 @@ impl SearchConfig {
             spare_passed_pushes: false,
             tt_value_eval: false,
             probcut: false,
+            probcut_table_guard: false,
             singular: false,
             lmr_refined: false,
             correction_history: false,

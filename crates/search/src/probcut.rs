@@ -7,7 +7,7 @@ use crate::game::Game;
 use crate::ordering::MovePicker;
 use crate::score::{self, Bound};
 use crate::searcher::Searcher;
-use crate::tt::Store;
+use crate::tt::{Hit, Store};
 
 /// How much shallower the verifying search is.
 const PROBCUT_REDUCTION: i32 = 4;
@@ -25,6 +25,7 @@ impl<G: Game> Searcher<G> {
         pv_node: bool,
         in_check: bool,
         tt_move: Option<G::Move>,
+        hit: Option<&Hit>,
     ) -> Option<i32> {
         let config = &self.config;
         if !config.probcut
@@ -36,6 +37,14 @@ impl<G: Game> Searcher<G> {
             return None;
         }
         let raised_beta = beta + config.probcut_margin;
+        if config.probcut_table_guard
+            && let Some(hit) = hit
+            && hit.depth >= depth - 3
+            && score::from_table(hit.value, ply) < raised_beta
+        {
+            self.stats.probcut_table_skips += 1;
+            return None;
+        }
         // Only captures whose exchange alone could bring the eval up to the raised beta.
         let needed = raised_beta - eval;
         let tt_move = tt_move.filter(|&m| game.is_capture(m) || game.is_promotion(m));

@@ -512,6 +512,7 @@ impl<G: Game> Searcher<G> {
             pv_node,
             in_check,
             probe.tt_move,
+            probe.hit.as_ref(),
         ) {
             return Some(value);
         }

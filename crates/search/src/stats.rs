@@ -88,6 +88,8 @@ pub struct SearchStats {
     /// ProbCut: captures tried against the raised beta, and cutoffs.
     pub probcut_tries: u64,
     pub probcut_cutoffs: u64,
+    /// ProbCut not tried: the table's deeper value stayed below the raised beta.
+    pub probcut_table_skips: u64,
     /// Singular extensions: exclusion searches, single and double extensions, multi-cut cutoffs, negative extensions.
     pub singular_searches: u64,
     pub singular_extensions: u64,
@@ -194,6 +196,7 @@ impl Default for SearchStats {
             tt_value_evals: 0,
             probcut_tries: 0,
             probcut_cutoffs: 0,
+            probcut_table_skips: 0,
             singular_searches: 0,
             singular_extensions: 0,
             double_extensions: 0,
@@ -306,6 +309,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tt_value_evals += o.tt_value_evals;
         self.probcut_tries += o.probcut_tries;
         self.probcut_cutoffs += o.probcut_cutoffs;
+        self.probcut_table_skips += o.probcut_table_skips;
         self.singular_searches += o.singular_searches;
         self.singular_extensions += o.singular_extensions;
         self.double_extensions += o.double_extensions;
@@ -414,13 +418,14 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {}; lmr refined {}; correction: updates {} corrected {}",
+            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {}; correction: updates {} corrected {}",
             self.see_prunes,
             self.history_prunes,
             self.passed_pushes_spared,
             self.tt_value_evals,
             self.probcut_tries,
             self.probcut_cutoffs,
+            self.probcut_table_skips,
             self.lmr_refined_changes,
             self.correction_updates,
             self.corrected_evals

@@ -432,6 +432,7 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 see_pruning: true,
                 history_pruning: true,
                 probcut: true,
+                probcut_table_guard: true,
                 razoring: true,
                 singular: true,
                 singular_depth: 4,
@@ -489,6 +490,9 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 assert!(s.lmr_reductions > 0, "{name}: no reduction");
             }
             assert!(s.probcut_cutoffs <= s.probcut_tries, "{name}");
+            if !config.probcut_table_guard {
+                assert_eq!(s.probcut_table_skips, 0, "{name}");
+            }
             assert!(s.razoring_cutoffs <= s.razoring_tries, "{name}");
             assert!(
                 s.singular_extensions

@@ -560,6 +560,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "margin over beta"
     ),
     check!(
+        "ProbCutTableGuard",
+        probcut_table_guard,
+        "no ProbCut where a table search of depth-3 or more stayed below beta+margin"
+    ),
+    check!(
         "Singular",
         singular,
         "singular extensions, multi-cut and negative extensions"
