@@ -91,8 +91,12 @@ def main(argv: Sequence[str]) -> int:
     args = ap.parse_args(argv)
     total = [0] * 5
     for path in args.files:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            counts = read_ptnml(f.read())
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                counts = read_ptnml(f.read())
+        except (OSError, ValueError) as error:
+            print(f"sprt_join: {path}: {error}", file=sys.stderr)
+            return 2
         print(f"{path}: {counts}")
         total = [a + b for a, b in zip(total, counts)]
     llr = pentanomial_llr(total, args.elo0, args.elo1)

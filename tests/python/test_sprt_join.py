@@ -47,3 +47,12 @@ def test_joining_files(tmp_path, capsys):
     assert sprt_join.main(["--elo0", "0", "--elo1", "5", str(first), str(second)]) == 0
     out = capsys.readouterr().out
     assert "1080 games" in out and "H1 accepted" in out
+
+
+def test_a_file_without_counts_is_a_clear_error(tmp_path, capsys):
+    started = tmp_path / "started.log"
+    started.write_text("Started game 1 of 6000 (a vs b)\n")
+    assert sprt_join.main([str(started)]) == 2
+    assert sprt_join.main([str(tmp_path / "missing.log")]) == 2
+    err = capsys.readouterr().err
+    assert "no 'Ptnml(0-2)" in err and "missing.log" in err
