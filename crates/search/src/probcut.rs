@@ -6,11 +6,16 @@
 use crate::game::Game;
 use crate::ordering::MovePicker;
 use crate::score::{self, Bound};
+use crate::search::Probe;
 use crate::searcher::Searcher;
-use crate::tt::{Hit, Store};
+use crate::tt::Store;
 
 /// How much shallower the verifying search is.
 const PROBCUT_REDUCTION: i32 = 4;
+
+/// `probcut_table_guard` trusts a table value searched at least this much shallower than the
+/// node: still deeper than the ProbCut search itself.
+const GUARD_DEPTH_SLACK: i32 = 3;
 
 impl<G: Game> Searcher<G> {
     /// Tries the node's good captures against the raised beta; `Some(value)` cuts the node.
@@ -24,8 +29,7 @@ impl<G: Game> Searcher<G> {
         eval: i32,
         pv_node: bool,
         in_check: bool,
-        tt_move: Option<G::Move>,
-        hit: Option<&Hit>,
+        probe: &Probe<G::Move>,
     ) -> Option<i32> {
         let config = &self.config;
         if !config.probcut
@@ -38,8 +42,8 @@ impl<G: Game> Searcher<G> {
         }
         let raised_beta = beta + config.probcut_margin;
         if config.probcut_table_guard
-            && let Some(hit) = hit
-            && hit.depth >= depth - 3
+            && let Some(hit) = &probe.hit
+            && hit.depth >= depth - GUARD_DEPTH_SLACK
             && score::from_table(hit.value, ply) < raised_beta
         {
             self.stats.probcut_table_skips += 1;
@@ -47,7 +51,9 @@ impl<G: Game> Searcher<G> {
         }
         // Only captures whose exchange alone could bring the eval up to the raised beta.
         let needed = raised_beta - eval;
-        let tt_move = tt_move.filter(|&m| game.is_capture(m) || game.is_promotion(m));
+        let tt_move = probe
+            .tt_move
+            .filter(|&m| game.is_capture(m) || game.is_promotion(m));
         let mut picker = MovePicker::<G>::tactical(tt_move);
         let child_cut = !self.expected_cut[ply];
         while let Some((m, _)) = picker.next(game, &self.config, self.ordering_tables()) {

@@ -503,17 +503,7 @@ impl<G: Game> Searcher<G> {
         ) {
             return Some(value);
         }
-        if let Some(value) = self.probcut(
-            game,
-            beta,
-            depth,
-            ply,
-            eval,
-            pv_node,
-            in_check,
-            probe.tt_move,
-            probe.hit.as_ref(),
-        ) {
+        if let Some(value) = self.probcut(game, beta, depth, ply, eval, pv_node, in_check, probe) {
             return Some(value);
         }
         self.enhanced_transposition_cutoff(game, beta, depth, ply)
