@@ -461,6 +461,94 @@ mod tests {
         assert_eq!(key_offset(sort_key(i32::MIN, last)), last);
     }
 
+    /// Captures by their exchange (the knowledge heuristic): winning ones first by MVV-LVA,
+    /// every one of them holding its exchange; every losing one last, by MVV-LVA, after the
+    /// quiet moves.
+    #[test]
+    fn captures_are_ordered_by_exchange_then_mvv_lva() {
+        let size = <RandomTree as Game>::HISTORY_SIZE;
+        let (history, continuation, capture) = (
+            History::new(size),
+            ContinuationHistory::new(<RandomTree as Game>::CONTINUATION_SIZE),
+            History::new(size),
+        );
+        let tables = OrderingTables {
+            history: &history,
+            continuation: &continuation,
+            capture: &capture,
+        };
+        let config = SearchConfig::default();
+        let (mut winning, mut losing) = (0, 0);
+        for seed in 0..40 {
+            let mut game = RandomTree::new(TreeConfig {
+                seed,
+                tactical_rate: 0.6,
+                ..TreeConfig::default()
+            });
+            for ply in 0..5 {
+                let mut all = <RandomTree as Game>::Moves::default();
+                game.generate(&mut all);
+                let moves: Vec<_> = all.as_ref().to_vec();
+                if moves.is_empty() {
+                    break;
+                }
+                for tt_move in [None, Some(moves[(ply + seed as usize) % moves.len()])] {
+                    let given = picked(&game, tt_move, Hints::default(), &config, tables);
+                    let mut codes: Vec<u16> = given.iter().map(|g| g.0).collect();
+                    codes.sort_unstable();
+                    let mut expected: Vec<u16> =
+                        moves.iter().map(|&m| RandomTree::encode(m)).collect();
+                    expected.sort_unstable();
+                    assert_eq!(codes, expected, "seed {seed} ply {ply}: every move once");
+                    let decoded = |code: u16| {
+                        *moves
+                            .iter()
+                            .find(|&&m| RandomTree::encode(m) == code)
+                            .expect("a generated move")
+                    };
+                    let order = |class: Class| -> Vec<i32> {
+                        given
+                            .iter()
+                            .filter(|g| g.1 == class)
+                            .map(|g| game.mvv_lva(decoded(g.0)))
+                            .collect()
+                    };
+                    let (good, bad) = (order(Class::GoodTactical), order(Class::BadTactical));
+                    assert!(
+                        good.is_sorted_by(|a, b| a >= b),
+                        "winning by MVV-LVA: {good:?}"
+                    );
+                    assert!(
+                        bad.is_sorted_by(|a, b| a >= b),
+                        "losing by MVV-LVA: {bad:?}"
+                    );
+                    let first = usize::from(tt_move.is_some());
+                    for (i, &(code, class)) in given.iter().enumerate().skip(first) {
+                        let m = decoded(code);
+                        if !game.is_capture(m) {
+                            assert!(matches!(class, Class::Quiet), "{class:?}");
+                            continue;
+                        }
+                        let holds = game.see_ge(m, 0);
+                        assert_eq!(class == Class::GoodTactical, holds, "seed {seed} ply {ply}");
+                        if holds {
+                            winning += 1;
+                            assert!(given[first..i].iter().all(|g| g.1 == Class::GoodTactical));
+                        } else {
+                            losing += 1;
+                            assert!(given[i..].iter().all(|g| g.1 == Class::BadTactical));
+                        }
+                    }
+                }
+                game.play(moves[ply % moves.len()]);
+            }
+        }
+        assert!(
+            winning > 100 && losing > 20,
+            "{winning} winning, {losing} losing"
+        );
+    }
+
     #[test]
     fn staged_generation_gives_every_move_once_winning_captures_before_quiets() {
         let tree = RandomTree::new(TreeConfig {
