@@ -409,6 +409,32 @@ mod tests {
     use super::*;
     use crate::random_tree::{RandomTree, TreeConfig};
 
+    /// Fresh (all-zero) ordering tables for a random tree.
+    struct EmptyTables {
+        history: History,
+        continuation: ContinuationHistory,
+        capture: History,
+    }
+
+    impl EmptyTables {
+        fn new() -> Self {
+            let size = <RandomTree as Game>::HISTORY_SIZE;
+            EmptyTables {
+                history: History::new(size),
+                continuation: ContinuationHistory::new(<RandomTree as Game>::CONTINUATION_SIZE),
+                capture: History::new(size),
+            }
+        }
+
+        fn tables(&self) -> OrderingTables<'_> {
+            OrderingTables {
+                history: &self.history,
+                continuation: &self.continuation,
+                capture: &self.capture,
+            }
+        }
+    }
+
     /// Every move a picker gives, in order.
     fn picked(
         game: &RandomTree,
@@ -466,17 +492,8 @@ mod tests {
     /// quiet moves.
     #[test]
     fn captures_are_ordered_by_exchange_then_mvv_lva() {
-        let size = <RandomTree as Game>::HISTORY_SIZE;
-        let (history, continuation, capture) = (
-            History::new(size),
-            ContinuationHistory::new(<RandomTree as Game>::CONTINUATION_SIZE),
-            History::new(size),
-        );
-        let tables = OrderingTables {
-            history: &history,
-            continuation: &continuation,
-            capture: &capture,
-        };
+        let empty = EmptyTables::new();
+        let tables = empty.tables();
         let config = SearchConfig::default();
         let (mut winning, mut losing) = (0, 0);
         for seed in 0..40 {
@@ -556,17 +573,8 @@ mod tests {
             tactical_rate: 0.4,
             ..TreeConfig::default()
         });
-        let size = <RandomTree as Game>::HISTORY_SIZE;
-        let (history, continuation, capture) = (
-            History::new(size),
-            ContinuationHistory::new(<RandomTree as Game>::CONTINUATION_SIZE),
-            History::new(size),
-        );
-        let tables = OrderingTables {
-            history: &history,
-            continuation: &continuation,
-            capture: &capture,
-        };
+        let empty = EmptyTables::new();
+        let tables = empty.tables();
         let full = SearchConfig::default();
         let staged = SearchConfig {
             staged_generation: true,
