@@ -7,9 +7,11 @@ all:
 	cargo rustc --release --bin horizon -- -C target-cpu=$(TARGET_CPU) --emit link=$(EXE)
 
 # Profile-guided build: an instrumented build searches the bench positions (classic and
-# network evaluation), and the profile it writes guides the final build. The same code, so
-# the same node counts; 11% fewer instructions on `horizon bench` (docs/speed.md). Needs the
-# llvm-profdata of rustc's own LLVM: `rustup component add llvm-tools-preview`.
+# network evaluation), directly and through the UCI front-end (`bench --uci`: the UCI crate
+# has its own copy of the generic search, the one games run), and the profile it writes
+# guides the final build. The same code, so the same node counts; about 8% faster searches
+# in games and in `bench` (docs/speed.md). Needs the llvm-profdata of rustc's own LLVM:
+# `rustup component add llvm-tools-preview`.
 PGO_DIR := $(CURDIR)/target/pgo
 PROFDATA ?= $(shell find "$$(rustc --print sysroot)" -name llvm-profdata -type f 2>/dev/null | head -n 1)
 
@@ -20,6 +22,8 @@ pgo:
 		cargo build --release --bin horizon --target-dir '$(PGO_DIR)/gen'
 	'$(PGO_DIR)/gen/release/horizon' bench 11 > /dev/null
 	'$(PGO_DIR)/gen/release/horizon' bench 9 --nnue > /dev/null
+	'$(PGO_DIR)/gen/release/horizon' bench 11 --uci --nnue > /dev/null
+	'$(PGO_DIR)/gen/release/horizon' bench 9 --uci > /dev/null
 	"$(PROFDATA)" merge -o '$(PGO_DIR)/horizon.profdata' '$(PGO_DIR)/data'
 	RUSTFLAGS="-Cprofile-use=$(PGO_DIR)/horizon.profdata -Ctarget-cpu=$(TARGET_CPU)" \
 		cargo build --release --bin horizon --target-dir '$(PGO_DIR)/use'

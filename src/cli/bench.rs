@@ -40,6 +40,10 @@ pub struct BenchArgs {
     /// Print the search statistics and the effective branching factor per iteration.
     #[arg(long)]
     pub stats: bool,
+    /// Search through the UCI front-end, as games do (`ucinewgame`, `position`, `go depth`):
+    /// the same node count, through the UCI crate's own copy of the search.
+    #[arg(long, conflicts_with_all = ["bare", "stats"])]
+    pub uci: bool,
     #[command(flatten)]
     pub network: super::network::NetworkArgs,
 }
@@ -99,6 +103,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         (1..=256).contains(&args.threads),
         "threads must be 1 to 256"
     );
+    if args.uci {
+        return super::bench_uci::run(args);
+    }
     let config = config_from(args.bare, &args.set)?;
     let evaluator = args.network.load()?;
     if let Some(evaluator) = &evaluator {

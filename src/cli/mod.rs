@@ -13,6 +13,7 @@ macro_rules! say {
 
 pub mod ablate;
 pub mod bench;
+pub mod bench_uci;
 pub mod chart;
 pub mod data;
 pub mod epd;
