@@ -9,8 +9,9 @@ all:
 # Profile-guided build: an instrumented build searches the bench positions (classic and
 # network evaluation), directly and through the UCI front-end (`bench --uci`: the UCI crate
 # has its own copy of the generic search, the one games run), and the profile it writes
-# guides the final build. The same code, so the same node counts; about 8% faster searches
-# in games and in `bench` (docs/speed.md). Needs the llvm-profdata of rustc's own LLVM:
+# guides the final build (the UCI copy's deeper run is with the network, games' default).
+# The same code, so the same node counts; 5-8% faster fixed-node searches over UCI and in
+# `bench` (docs/speed.md). Needs the llvm-profdata of rustc's own LLVM:
 # `rustup component add llvm-tools-preview`.
 PGO_DIR := $(CURDIR)/target/pgo
 PROFDATA ?= $(shell find "$$(rustc --print sysroot)" -name llvm-profdata -type f 2>/dev/null | head -n 1)

@@ -41,8 +41,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub stats: bool,
     /// Search through the UCI front-end, as games do (`ucinewgame`, `position`, `go depth`):
-    /// the same node count, through the UCI crate's own copy of the search.
-    #[arg(long, conflicts_with_all = ["bare", "stats"])]
+    /// the same node count, through the UCI crate's own copy of the search. One thread.
+    #[arg(long, conflicts_with_all = ["bare", "stats", "threads"])]
     pub uci: bool,
     #[command(flatten)]
     pub network: super::network::NetworkArgs,
@@ -78,6 +78,15 @@ pub fn positions() -> Result<Vec<BenchPosition>> {
             Ok(BenchPosition { id, position })
         })
         .collect()
+}
+
+/// The bench positions whose id contains `only` (all without it).
+pub fn selected_positions(only: Option<&str>) -> Result<Vec<BenchPosition>> {
+    let mut positions = positions()?;
+    if let Some(only) = only {
+        positions.retain(|bench| bench.id.contains(only));
+    }
+    Ok(positions)
 }
 
 /// The configuration from `--bare` and `--set`.
@@ -124,14 +133,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut iteration_nodes: Vec<u64> = Vec::new();
     let mut per_thread = vec![ThreadTotals::default(); args.threads];
     let mut positions_searched = 0u32;
-    for bench in positions()? {
-        if args
-            .only
-            .as_ref()
-            .is_some_and(|only| !bench.id.contains(only.as_str()))
-        {
-            continue;
-        }
+    for bench in selected_positions(args.only.as_deref())? {
         tt.clear();
         main.clear();
         helpers.iter_mut().for_each(Searcher::clear);

@@ -1,49 +1,54 @@
 //! `horizon bench --uci`: the bench positions searched through the UCI front-end, in this
 //! process, the way a GUI drives it (`ucinewgame`, `position fen`, `go depth`), one position
-//! after the other.
+//! after the other, on one thread.
 //!
 //! Why a second path: Rust compiles a generic function once per crate that uses it, so the
 //! UCI crate holds its own copy of the search (`Searcher<Position>` and all it calls), apart
-//! from the copy `horizon bench` runs. Games run the UCI copy. Its node count must equal
+//! from the copy `horizon bench` runs. Games run the UCI copy. Its node counts must equal
 //! `horizon bench`'s (the same searches), and `make pgo` profiles it too: a build guided by
-//! a profile of the bench copy alone sped up `bench` by 9% and games not at all
-//! (`docs/speed.md`).
+//! a profile of the bench copy alone ran `epd --nodes` 9% faster and the same fixed-node
+//! searches over UCI no faster (`docs/speed.md`).
 
-use std::io::{BufReader, Read, Write};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::io::{BufReader, Cursor, Read, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use horizon_uci::output::Output;
 
-use super::bench::{BenchArgs, positions};
+use super::bench::{BenchArgs, config_from, selected_positions};
 
-/// The engine's input: the lines sent, then the end of input when the sender is dropped.
+/// The session's input: the lines sent, then the end of input when the sender is dropped.
 struct LineReader {
     lines: Receiver<String>,
-    pending: Vec<u8>,
-    read: usize,
+    pending: Cursor<Vec<u8>>,
+}
+
+impl LineReader {
+    fn new(lines: Receiver<String>) -> Self {
+        LineReader {
+            lines,
+            pending: Cursor::new(Vec::new()),
+        }
+    }
 }
 
 impl Read for LineReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.read == self.pending.len() {
+        if self.pending.position() as usize == self.pending.get_ref().len() {
             let Ok(line) = self.lines.recv() else {
                 return Ok(0);
             };
-            self.pending = line.into_bytes();
-            self.pending.push(b'\n');
-            self.read = 0;
+            let mut bytes = line.into_bytes();
+            bytes.push(b'\n');
+            self.pending = Cursor::new(bytes);
         }
-        let n = buf.len().min(self.pending.len() - self.read);
-        buf[..n].copy_from_slice(&self.pending[self.read..self.read + n]);
-        self.read += n;
-        Ok(n)
+        self.pending.read(buf)
     }
 }
 
-/// The engine's output, passed on line by line.
+/// The session's output, passed on line by line.
 struct LineWriter {
     lines: Sender<String>,
     partial: Vec<u8>,
@@ -55,7 +60,7 @@ impl Write for LineWriter {
         while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
             let line: Vec<u8> = self.partial.drain(..=end).collect();
             let text = String::from_utf8_lossy(&line).trim_end().to_owned();
-            // The reader is gone only when the bench has stopped listening.
+            // The receiver is gone only when the bench has stopped listening.
             let _ = self.lines.send(text);
         }
         Ok(buf.len())
@@ -66,25 +71,22 @@ impl Write for LineWriter {
     }
 }
 
-/// A UCI engine running on its own thread, with its input and output at hand.
-struct Engine {
+/// The UCI front-end running on its own thread, with its input and output at hand.
+struct UciSession {
     input: Option<Sender<String>>,
     output: Receiver<String>,
     thread: Option<JoinHandle<std::io::Result<()>>>,
 }
 
-/// Longest wait for one answer: far above any bench search, short of a hang.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long `uciok` and `readyok` may take; a search's `bestmove` may take as long as it
+/// needs (an engine that dies is noticed at once: its output closes).
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
-impl Engine {
-    fn start() -> Result<Engine> {
+impl UciSession {
+    fn start() -> Result<UciSession> {
         let (input, lines_in) = channel();
         let (lines_out, output) = channel();
-        let reader = BufReader::new(LineReader {
-            lines: lines_in,
-            pending: Vec::new(),
-            read: 0,
-        });
+        let reader = BufReader::new(LineReader::new(lines_in));
         let writer = LineWriter {
             lines: lines_out,
             partial: Vec::new(),
@@ -92,33 +94,50 @@ impl Engine {
         let thread = std::thread::Builder::new()
             .name("horizon-bench-uci".into())
             .spawn(move || horizon_uci::run(reader, Output::new(Box::new(writer))))
-            .context("starting the UCI engine's thread")?;
-        Ok(Engine {
+            .context("starting the UCI front-end's thread")?;
+        Ok(UciSession {
             input: Some(input),
             output,
             thread: Some(thread),
         })
     }
 
-    fn send(&self, line: &str) -> Result<()> {
-        self.input
+    fn send(&mut self, line: &str) -> Result<()> {
+        let sent = self
+            .input
             .as_ref()
-            .and_then(|input| input.send(line.to_owned()).ok())
-            .ok_or_else(|| anyhow!("the UCI engine stopped reading (sending `{line}`)"))
+            .is_some_and(|input| input.send(line.to_owned()).is_ok());
+        if sent {
+            Ok(())
+        } else {
+            Err(self.ended(&format!("sending `{line}`")))
+        }
     }
 
     /// Reads up to the line that starts with `prefix` and returns the lines read, that one
     /// last. An `info string error: ...` fails the bench: a rejected option would otherwise
     /// search another configuration unnoticed.
-    fn read_until(&self, prefix: &str) -> Result<Vec<String>> {
+    fn read_until(&mut self, prefix: &str, timeout: Option<Duration>) -> Result<Vec<String>> {
         let mut lines = Vec::new();
         loop {
-            let line = self
-                .output
-                .recv_timeout(ANSWER_TIMEOUT)
-                .map_err(|_| anyhow!("no `{prefix}` from the UCI engine"))?;
+            let received = match timeout {
+                Some(timeout) => self.output.recv_timeout(timeout),
+                None => self
+                    .output
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            let line = match received {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    bail!("no `{prefix}` from the UCI front-end within {timeout:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.ended(&format!("waiting for `{prefix}`")));
+                }
+            };
             if line.starts_with("info string error") {
-                bail!("the UCI engine said: {line}");
+                bail!("the UCI front-end said: {line}");
             }
             let done = line.starts_with(prefix);
             lines.push(line);
@@ -128,26 +147,39 @@ impl Engine {
         }
     }
 
+    /// Why the front-end stopped: its thread's error or panic, joined.
+    fn ended(&mut self, doing: &str) -> anyhow::Error {
+        self.input = None;
+        let cause = match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(Ok(()))) => "it ended".to_owned(),
+            Some(Ok(Err(e))) => format!("it failed: {e}"),
+            Some(Err(_)) => "its thread panicked".to_owned(),
+            None => "it had ended before".to_owned(),
+        };
+        anyhow!("the UCI front-end stopped ({doing}): {cause}")
+    }
+
     fn quit(mut self) -> Result<()> {
         self.send("quit")?;
         self.input = None;
         match self.thread.take().map(JoinHandle::join) {
-            Some(Ok(result)) => result.context("the UCI engine failed"),
-            Some(Err(_)) => bail!("the UCI engine's thread panicked"),
+            Some(Ok(result)) => result.context("the UCI front-end failed"),
+            Some(Err(_)) => bail!("the UCI front-end's thread panicked"),
             None => Ok(()),
         }
     }
 }
 
-/// The `setoption` lines that give the UCI engine `horizon bench`'s configuration.
+/// The `setoption` lines that give the UCI front-end `horizon bench`'s configuration.
+/// `--set` takes the search options `horizon bench` takes, checked the same way.
 fn option_lines(args: &BenchArgs) -> Result<Vec<String>> {
-    // `--bare` and `--stats` are refused by the argument parser (no UCI equivalent).
     if args.network.simd != super::network::SimdChoice::Auto {
         bail!("--uci uses the engine's own choice of kernels: --simd has no UCI equivalent");
     }
+    config_from(false, &args.set)?;
     let mut lines = vec![
         format!("setoption name Hash value {}", args.hash),
-        format!("setoption name Threads value {}", args.threads),
+        "setoption name Threads value 1".to_owned(),
     ];
     match (&args.network.eval_file, args.network.nnue) {
         (Some(path), _) => {
@@ -158,61 +190,71 @@ fn option_lines(args: &BenchArgs) -> Result<Vec<String>> {
         (None, false) => lines.push("setoption name Eval value classic".to_owned()),
     }
     for assignment in &args.set {
-        let (name, value) = assignment
-            .split_once('=')
-            .with_context(|| format!("--set {assignment}: expected NAME=VALUE"))?;
-        lines.push(format!(
-            "setoption name {} value {}",
-            name.trim(),
-            value.trim()
-        ));
+        // `config_from` accepted it, so it has the form NAME=VALUE.
+        if let Some((name, value)) = assignment.split_once('=') {
+            lines.push(format!(
+                "setoption name {} value {}",
+                name.trim(),
+                value.trim()
+            ));
+        }
     }
     Ok(lines)
 }
 
-/// The nodes of a search's last `info` line that has them.
-fn searched_nodes(lines: &[String]) -> Result<u64> {
+/// What a search reported: the node count and score of its last `info depth` line.
+#[derive(Debug, PartialEq)]
+struct Searched {
+    nodes: u64,
+    score: String,
+}
+
+fn searched(lines: &[String]) -> Result<Searched> {
     let line = lines
         .iter()
         .rev()
-        .find(|line| line.starts_with("info") && line.contains(" nodes "))
-        .context("the search printed no `info ... nodes` line")?;
-    let mut words = line.split_whitespace();
-    words.find(|&word| word == "nodes");
-    words
-        .next()
+        .find(|line| line.starts_with("info depth") && line.contains(" nodes "))
+        .context("the search printed no `info depth ... nodes` line")?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let after = |key: &str, count: usize| {
+        words
+            .iter()
+            .position(|&word| word == key)
+            .and_then(|at| words.get(at + 1..at + 1 + count))
+            .map(|found| found.join(" "))
+    };
+    let nodes = after("nodes", 1)
         .and_then(|n| n.parse().ok())
-        .with_context(|| format!("no node count in `{line}`"))
+        .with_context(|| format!("no node count in `{line}`"))?;
+    let score = after("score", 2).with_context(|| format!("no score in `{line}`"))?;
+    Ok(Searched { nodes, score })
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    let engine = Engine::start()?;
-    engine.send("uci")?;
-    engine.read_until("uciok")?;
-    for line in option_lines(args)? {
-        engine.send(&line)?;
+    let options = option_lines(args)?;
+    let positions = selected_positions(args.only.as_deref())?;
+    say!(
+        "through the UCI front-end: ucinewgame, position fen, go depth {}",
+        args.depth
+    );
+    let mut session = UciSession::start()?;
+    session.send("uci")?;
+    session.read_until("uciok", Some(HANDSHAKE_TIMEOUT))?;
+    for line in options {
+        session.send(&line)?;
     }
-    engine.send("isready")?;
-    engine.read_until("readyok")?;
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
-    for bench in positions()? {
-        if args
-            .only
-            .as_ref()
-            .is_some_and(|only| !bench.id.contains(only.as_str()))
-        {
-            continue;
-        }
-        engine.send("ucinewgame")?;
-        engine.send("isready")?;
-        engine.read_until("readyok")?;
-        engine.send(&format!("position fen {}", bench.position.fen()))?;
+    for bench in positions {
+        session.send("ucinewgame")?;
+        session.send("isready")?;
+        session.read_until("readyok", Some(HANDSHAKE_TIMEOUT))?;
+        session.send(&format!("position fen {}", bench.position.fen()))?;
         let start = Instant::now();
-        engine.send(&format!("go depth {}", args.depth))?;
-        let lines = engine.read_until("bestmove")?;
+        session.send(&format!("go depth {}", args.depth))?;
+        let lines = session.read_until("bestmove", None)?;
         let elapsed = start.elapsed();
-        let nodes = searched_nodes(&lines)?;
+        let Searched { nodes, score } = searched(&lines)?;
         total_nodes += nodes;
         total_time += elapsed;
         let best = lines
@@ -220,14 +262,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .and_then(|line| line.split_whitespace().nth(1))
             .unwrap_or("(none)");
         say!(
-            "{:<24} {:>11} nodes {:>8.0} ms {:>9.0} nps  bestmove {best}",
+            "{:<24} {:>9} {:>11} nodes {:>8.0} ms {:>9.0} nps  bestmove {best}",
             bench.id,
+            score,
             nodes,
             elapsed.as_secs_f64() * 1000.0,
             nodes as f64 / elapsed.as_secs_f64().max(1e-9)
         );
     }
-    engine.quit()?;
+    session.quit()?;
     let nps = total_nodes as f64 / total_time.as_secs_f64().max(1e-9);
     say!("{total_nodes} nodes {nps:.0} nps");
     Ok(())
@@ -238,32 +281,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn node_count_comes_from_the_last_info_line_with_nodes() {
+    fn the_last_info_depth_line_gives_nodes_and_score() {
         let lines: Vec<String> = [
-            "info depth 1 score cp 20 nodes 21 nps 1000 time 0 pv e2e4",
-            "info depth 2 score cp 15 nodes 300 nps 1000 time 0 pv e2e4 e7e5",
-            "info string something",
+            "info depth 1 seldepth 1 score cp 20 nodes 21 nps 1000 time 0 pv e2e4",
+            "info depth 2 seldepth 3 score mate 3 nodes 300 nps 1000 time 0 pv e2e4 e7e5",
+            "info string 7 nodes in the table",
+            "info nodes 400 time 1",
             "bestmove e2e4",
         ]
         .map(str::to_owned)
         .to_vec();
-        assert_eq!(searched_nodes(&lines).unwrap(), 300);
-        assert!(searched_nodes(&lines[2..]).is_err());
+        let expected = Searched {
+            nodes: 300,
+            score: "mate 3".to_owned(),
+        };
+        assert_eq!(searched(&lines).unwrap(), expected);
+        assert!(searched(&lines[2..]).is_err());
     }
 
     #[test]
     fn reader_and_writer_carry_whole_lines() {
-        let (to_engine, lines) = channel();
-        let mut reader = BufReader::new(LineReader {
-            lines,
-            pending: Vec::new(),
-            read: 0,
-        });
-        to_engine.send("go depth 3".to_owned()).unwrap();
-        drop(to_engine);
+        let (to_session, lines) = channel();
+        let mut reader = BufReader::new(LineReader::new(lines));
+        to_session.send("go depth 3".to_owned()).unwrap();
+        to_session.send("quit".to_owned()).unwrap();
+        drop(to_session);
         let mut text = String::new();
         reader.read_to_string(&mut text).unwrap();
-        assert_eq!(text, "go depth 3\n");
+        assert_eq!(text, "go depth 3\nquit\n");
 
         let (sender, received) = channel();
         let mut writer = LineWriter {
