@@ -40,6 +40,7 @@ impl<G: Game> Searcher<G> {
         self.limits = limits.clone();
         self.deadline = limits.hard_time.map(|t| self.start + t);
         self.stats = SearchStats::default();
+        self.published_nodes = 0;
         self.stopped = false;
         self.abandoned = false;
         self.in_presearch = false;
@@ -210,7 +211,9 @@ impl<G: Game> Searcher<G> {
                         seldepth: self.stats.seldepth,
                         multipv: i + 1,
                         line,
-                        nodes: self.stats.total_nodes(),
+                        // Every thread's, as UCI's `info nodes` means (the helpers' lag
+                        // by at most `CHECK_INTERVAL` nodes each).
+                        nodes: self.stats.total_nodes() + self.control.helper_nodes(),
                         tb_hits: self.stats.tb_hits,
                         elapsed: self.start.elapsed(),
                         hashfull,

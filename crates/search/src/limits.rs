@@ -62,6 +62,10 @@ pub struct SearchControl {
     /// a `go movetime` up to 1 ms early); `u64::MAX`: none.
     deadline_us: AtomicU64,
     epoch: Instant,
+    /// Nodes the Lazy SMP helpers have searched in the search under way, published every
+    /// `CHECK_INTERVAL` nodes (not per node), so that the main thread's `info` lines count
+    /// every thread's nodes, as UCI asks.
+    helper_nodes: AtomicU64,
 }
 
 impl Default for SearchControl {
@@ -72,6 +76,7 @@ impl Default for SearchControl {
             main_depth: AtomicU32::new(0),
             deadline_us: AtomicU64::new(u64::MAX),
             epoch: Instant::now(),
+            helper_nodes: AtomicU64::new(0),
         }
     }
 }
@@ -101,6 +106,20 @@ impl SearchControl {
 
     pub(crate) fn main_depth(&self) -> u32 {
         self.main_depth.load(Ordering::Relaxed)
+    }
+
+    /// Zero at the start of each search.
+    pub(crate) fn clear_helper_nodes(&self) {
+        self.helper_nodes.store(0, Ordering::Relaxed);
+    }
+
+    pub(crate) fn add_helper_nodes(&self, nodes: u64) {
+        self.helper_nodes.fetch_add(nodes, Ordering::Relaxed);
+    }
+
+    /// The helpers' nodes published so far in this search.
+    pub(crate) fn helper_nodes(&self) -> u64 {
+        self.helper_nodes.load(Ordering::Relaxed)
     }
 
     /// Clears the stop flags and the deadline before a search.

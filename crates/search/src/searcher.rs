@@ -136,6 +136,8 @@ pub struct Searcher<G: Game> {
     pub(crate) refutation: RefutationTable,
     pub(crate) lmr: LmrTable,
     pub(crate) stats: SearchStats,
+    /// A helper's nodes already added to the control's count of helper nodes.
+    pub(crate) published_nodes: u64,
     pub(crate) limits: Limits,
     pub(crate) start: Instant,
     pub(crate) deadline: Option<Instant>,
@@ -193,6 +195,7 @@ impl<G: Game> Searcher<G> {
             refutation: RefutationTable::default(),
             lmr,
             stats: SearchStats::default(),
+            published_nodes: 0,
             limits: Limits::default(),
             start: Instant::now(),
             deadline: None,
@@ -290,6 +293,11 @@ impl<G: Game> Searcher<G> {
             return true;
         }
         if nodes.is_multiple_of(CHECK_INTERVAL) {
+            if !self.is_main {
+                self.control
+                    .add_helper_nodes(nodes.saturating_sub(self.published_nodes));
+                self.published_nodes = nodes;
+            }
             if self.control.is_stopped() || (!self.is_main && self.control.helpers_stopped()) {
                 self.stopped = true;
             } else if !self.is_main

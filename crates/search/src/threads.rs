@@ -30,6 +30,7 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
     let control = main.control().clone();
     control.stop_helpers(false);
     control.set_main_depth(0);
+    control.clear_helper_nodes();
     let helper_limits = Limits {
         depth: limits.depth,
         search_moves: limits.search_moves.clone(),

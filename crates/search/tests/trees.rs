@@ -581,6 +581,54 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
     assert!(reversed_root_searches > 0);
 }
 
+/// Records the node count of each iteration's report.
+struct ReportedNodes(Vec<u64>);
+
+impl<M> Observer<M> for ReportedNodes {
+    fn iteration(&mut self, report: &Iteration<'_, M>) -> Control {
+        self.0.push(report.nodes);
+        Control::Continue
+    }
+}
+
+/// With helpers the main thread's reports count every thread's nodes (UCI's `info nodes`):
+/// more than the main thread searched once a helper has published, never more than all
+/// threads searched, and never falling from one iteration to the next.
+#[test]
+fn lazy_smp_reports_count_the_helpers_nodes() {
+    use horizon_search::threads::search_smp;
+    let mut helpers_counted = 0;
+    for seed in SEEDS {
+        let config = SearchConfig::default();
+        let mut main = Searcher::<RandomTree>::standalone(config.clone(), 4);
+        let mut helpers = vec![Searcher::new(
+            config,
+            main.table().clone(),
+            main.control().clone(),
+        )];
+        let mut reported = ReportedNodes(Vec::new());
+        let result = search_smp(
+            &mut main,
+            &mut helpers,
+            &tree(seed, 18),
+            &Limits::depth(18),
+            &mut reported,
+        );
+        let last = *reported.0.last().expect("an iteration was reported");
+        let main_nodes = result.threads[0].nodes;
+        assert!(reported.0.is_sorted(), "seed {seed}: {:?}", reported.0);
+        assert!(
+            (main_nodes..=result.stats.total_nodes()).contains(&last),
+            "seed {seed}: reported {last}, main {main_nodes}, all {}",
+            result.stats.total_nodes()
+        );
+        helpers_counted += usize::from(last > main_nodes);
+    }
+    // Each search takes tens of milliseconds: on a loaded machine a helper may not have run
+    // yet in one of them, but not in all six.
+    assert!(helpers_counted > 0, "no report counted a helper's nodes");
+}
+
 /// Records, per iteration, the nodes under the best root move and under all of them.
 struct RootEffort(Vec<(u32, u64, u64)>);
 
