@@ -7,10 +7,10 @@ all:
 	cargo rustc --release --bin horizon -- -C target-cpu=$(TARGET_CPU) --emit link=$(EXE)
 
 # Profile-guided build: an instrumented build searches the bench positions (classic and
-# network evaluation), directly and through the UCI front-end (`bench --uci`: the UCI crate
-# has its own copy of the generic search, the one games run), and the profile it writes
-# guides the final build (the UCI copy's deeper run is with the network, games' default).
-# The same code, so the same node counts; 5-8% faster fixed-node searches over UCI and in
+# network evaluation), directly and through the UCI front-end (`bench --uci`, the path games
+# take: its deeper run is with the network, games' default), and the profile it writes
+# guides the final build.
+# The same code, so the same node counts; 6-9% faster fixed-node searches over UCI, 11% in
 # `bench` (docs/speed.md). Needs the llvm-profdata of rustc's own LLVM:
 # `rustup component add llvm-tools-preview`.
 PGO_DIR := $(CURDIR)/target/pgo

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Args;
 use horizon_chess::Position;
-use horizon_search::threads::search_smp;
+use horizon_chess::search::search_threads;
 use horizon_search::{Limits, SearchConfig, SearchControl, Searcher, Silent, TranspositionTable};
 use horizon_uci::options;
 
@@ -41,7 +41,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub stats: bool,
     /// Search through the UCI front-end, as games do (`ucinewgame`, `position`, `go depth`):
-    /// the same node count, through the UCI crate's own copy of the search. One thread.
+    /// the same node count, and the speed games get. One thread.
     #[arg(long, conflicts_with_all = ["bare", "stats", "threads"])]
     pub uci: bool,
     #[command(flatten)]
@@ -143,7 +143,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             evaluator.install(&mut position);
         }
         let start = Instant::now();
-        let result = search_smp(&mut main, &mut helpers, &position, &limits, &mut Silent);
+        let result = search_threads(&mut main, &mut helpers, &position, &limits, &mut Silent);
         let elapsed = start.elapsed();
         let nodes = result.stats.total_nodes();
         total_nodes += nodes;

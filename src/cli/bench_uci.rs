@@ -2,12 +2,13 @@
 //! process, the way a GUI drives it (`ucinewgame`, `position fen`, `go depth`), one position
 //! after the other, on one thread.
 //!
-//! Why a second path: Rust compiles a generic function once per crate that uses it, so the
-//! UCI crate holds its own copy of the search (`Searcher<Position>` and all it calls), apart
-//! from the copy `horizon bench` runs. Games run the UCI copy. Its node counts must equal
-//! `horizon bench`'s (the same searches), and `make pgo` profiles it too: a build guided by
-//! a profile of the bench copy alone ran `epd --nodes` 9% faster and the same fixed-node
-//! searches over UCI no faster (`docs/speed.md`).
+//! Why a second path: games reach the search through the front-end (its options, its
+//! observer, its worker thread), not through `horizon bench`. Its node counts must equal
+//! `horizon bench`'s, and its speed is the one games get. Rust compiles a generic function
+//! anew in each crate that calls it, and the UCI crate once held its own copy of the search:
+//! a build guided by a profile of `bench` alone ran `epd --nodes` 9% faster and the same
+//! searches over UCI no faster (`docs/speed.md`). Now every caller shares one copy
+//! (`horizon_chess::search`), and `make pgo` profiles both paths.
 
 use std::io::{BufReader, Cursor, Read, Write};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};

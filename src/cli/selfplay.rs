@@ -16,6 +16,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use horizon_chess::packed::{Outcome, PackedBoard};
+use horizon_chess::search::search_one;
 use horizon_chess::wdl::material;
 use horizon_chess::{Color, Move, Position};
 use horizon_search::score::{is_decisive, is_mate};
@@ -279,7 +280,7 @@ impl Player {
             if plies >= MAX_PLIES {
                 break (0.5, Ending::MaxPlies);
             }
-            let outcome = self.searcher.search(&mut pos, &self.limits, &mut Silent);
+            let outcome = search_one(&mut self.searcher, &mut pos, &self.limits, &mut Silent);
             let Some(best) = outcome.best_move else {
                 // Only when there is no legal move, which the rules caught above.
                 break (0.5, Ending::Stalemate);

@@ -5,9 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use horizon_chess::epd::EpdRecord;
+use horizon_chess::search::search_threads;
 use horizon_chess::{Move, Position, Tablebases};
 use horizon_search::score::mate_moves;
-use horizon_search::threads::search_smp;
 use horizon_search::{
     Control, Iteration, Limits, Observer, SearchConfig, SearchControl, SearchResult, Searcher,
     TranspositionTable,
@@ -93,7 +93,7 @@ impl Engine {
                 .restrict_root(&position, &mut limits.search_moves)
                 .is_some();
         }
-        search_smp(
+        search_threads(
             &mut self.main,
             &mut self.helpers,
             &position,

@@ -14,6 +14,7 @@ pub mod nnue;
 pub mod packed;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod see;
 mod table_files;
 pub mod tablebase;

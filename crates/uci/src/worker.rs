@@ -9,8 +9,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
+use horizon_chess::search::search_threads;
 use horizon_chess::{CastlingMode, Move, PackedMove, Position};
-use horizon_search::threads::{SEARCH_STACK_BYTES, search_smp};
+use horizon_search::threads::SEARCH_STACK_BYTES;
 use horizon_search::{
     Control, Iteration, Limits, Line, Observer, SearchControl, SearchResult, Searcher,
 };
@@ -251,7 +252,8 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
             };
             let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 let Searchers { main, helpers } = &mut searchers;
-                let result = search_smp(main, helpers, &job.position, &job.limits, &mut observer);
+                let result =
+                    search_threads(main, helpers, &job.position, &job.limits, &mut observer);
                 observer.print_final_line(&result, main.table().hashfull());
                 result
             }));
