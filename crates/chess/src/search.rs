@@ -1,8 +1,8 @@
 //! The search over chess positions, compiled once.
 //!
 //! The search is generic (`Searcher<G: Game>`), and Rust compiles a generic function anew in
-//! every crate that calls it with concrete types: the UCI front-end and the tools each held
-//! their own copy of `Searcher<Position>` and everything it calls, so a profile-guided build
+//! every crate that calls it with concrete types: the UCI crate and the binary (the tools)
+//! each held a copy of `Searcher<Position>` and everything it calls, so a profile-guided build
 //! profiled through `horizon bench` left the copy that games run without a profile
 //! (`docs/speed.md`). Every caller goes through these two functions instead, so the copy is
 //! this crate's, the same code in games, `bench`, EPD runs and self-play. The observer is
@@ -30,7 +30,8 @@ impl Observer<Move> for Forward<'_> {
 }
 
 /// Lazy SMP search of `position` by `main` and `helpers`
-/// ([`horizon_search::threads::search_smp`]).
+/// ([`horizon_search::threads::search_smp`]). (`inline(never)` only states the intent:
+/// a non-generic function is compiled here, whoever calls it.)
 #[inline(never)]
 pub fn search_threads(
     main: &mut Searcher<Position>,

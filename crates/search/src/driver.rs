@@ -26,6 +26,8 @@ impl<G: Game> Searcher<G> {
         limits: &crate::limits::Limits,
         observer: &mut O,
     ) -> SearchResult<G::Move> {
+        // No helpers here: a count left by an earlier `search_smp` must not be reported.
+        self.control.clear_helper_nodes();
         self.run(game, limits, observer, 0)
     }
 

@@ -59,7 +59,7 @@ pub enum Control {
     Stop,
 }
 
-/// Receives what the search finds; monomorphised, called per iteration and per root move.
+/// Receives what the search finds, per iteration and per root move (never per node).
 pub trait Observer<M> {
     /// A finished iteration, once per MultiPV line. `Control::Stop` ends the search
     /// (time management decides here).

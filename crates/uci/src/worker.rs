@@ -97,6 +97,8 @@ struct UciObserver {
     start: Instant,
     /// The last `multipv 1` line printed: what a GUI shows as the engine's choice.
     last_printed: Option<Line<Move>>,
+    /// The nodes that line reported (every thread's, as far as the helpers had published).
+    last_nodes: u64,
     /// Test hook: panic when the iteration of this depth ends ([`PANIC_HOOK_VARIABLE`]).
     panic_at_depth: Option<u32>,
     /// The root's material when `UCI_ShowWDL` is on (the model's second input).
@@ -127,6 +129,7 @@ impl Observer<Move> for UciObserver {
             .line(&info_line(report, &pv, self.wdl(report.line.score)));
         if report.multipv == 1 {
             self.last_printed = Some(report.line.clone());
+            self.last_nodes = report.nodes;
         }
         // Time decisions are taken once per iteration, on the first line.
         if self.infinite || report.multipv != 1 {
@@ -176,7 +179,10 @@ impl UciObserver {
         let Some(line) = result.lines.first() else {
             return;
         };
-        if self.last_printed.as_ref() == Some(line) {
+        // Printed again when only the count moved (a cut-short iteration, the helpers'
+        // unpublished nodes): the GUI's last `info nodes` is then the search's total.
+        if self.last_printed.as_ref() == Some(line) && self.last_nodes == result.stats.total_nodes()
+        {
             return;
         }
         let pv: Vec<String> = line.moves.iter().map(|&m| self.uci(m)).collect();
@@ -247,6 +253,7 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
                 ponder: job.ponder.clone(),
                 start: job.start,
                 last_printed: None,
+                last_nodes: 0,
                 panic_at_depth: injected_panic_depth(),
                 wdl_material: job.show_wdl.then(|| material(job.position.chess())),
             };
