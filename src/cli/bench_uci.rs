@@ -148,26 +148,28 @@ impl UciSession {
         }
     }
 
-    /// Why the front-end stopped: its thread's error or panic, joined.
-    fn ended(&mut self, doing: &str) -> anyhow::Error {
-        self.input = None;
-        let cause = match self.thread.take().map(JoinHandle::join) {
-            Some(Ok(Ok(()))) => "it ended".to_owned(),
-            Some(Ok(Err(e))) => format!("it failed: {e}"),
-            Some(Err(_)) => "its thread panicked".to_owned(),
-            None => "it had ended before".to_owned(),
-        };
-        anyhow!("the UCI front-end stopped ({doing}): {cause}")
-    }
-
-    fn quit(mut self) -> Result<()> {
-        self.send("quit")?;
+    /// Closes the input and waits for the front-end's thread: its error or panic, if any.
+    fn join(&mut self) -> Result<()> {
         self.input = None;
         match self.thread.take().map(JoinHandle::join) {
             Some(Ok(result)) => result.context("the UCI front-end failed"),
             Some(Err(_)) => bail!("the UCI front-end's thread panicked"),
             None => Ok(()),
         }
+    }
+
+    /// Why the front-end stopped while it was needed.
+    fn ended(&mut self, doing: &str) -> anyhow::Error {
+        let stopped = format!("the UCI front-end stopped ({doing})");
+        match self.join() {
+            Ok(()) => anyhow!(stopped),
+            Err(cause) => cause.context(stopped),
+        }
+    }
+
+    fn quit(mut self) -> Result<()> {
+        self.send("quit")?;
+        self.join()
     }
 }
 

@@ -213,8 +213,8 @@ impl<G: Game> Searcher<G> {
                         seldepth: self.stats.seldepth,
                         multipv: i + 1,
                         line,
-                        // Every thread's, as UCI's `info nodes` means (the helpers' lag
-                        // by at most `CHECK_INTERVAL` nodes each).
+                        // Every thread's, as UCI's `info nodes` means (each helper's
+                        // published count lags by under two stop-check intervals).
                         nodes: self.stats.total_nodes() + self.control.helper_nodes(),
                         tb_hits: self.stats.tb_hits,
                         elapsed: self.start.elapsed(),

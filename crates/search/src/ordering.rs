@@ -435,6 +435,20 @@ mod tests {
         }
     }
 
+    /// The moves generated at the tree's current node.
+    fn generated(game: &RandomTree) -> Vec<<RandomTree as Game>::Move> {
+        let mut all = <RandomTree as Game>::Moves::default();
+        game.generate(&mut all);
+        all.as_ref().to_vec()
+    }
+
+    /// Move codes in ascending order: equal when two lists hold the same moves.
+    fn sorted_codes(codes: impl IntoIterator<Item = u16>) -> Vec<u16> {
+        let mut codes: Vec<u16> = codes.into_iter().collect();
+        codes.sort_unstable();
+        codes
+    }
+
     /// Every move a picker gives, in order.
     fn picked(
         game: &RandomTree,
@@ -503,20 +517,18 @@ mod tests {
                 ..TreeConfig::default()
             });
             for ply in 0..5 {
-                let mut all = <RandomTree as Game>::Moves::default();
-                game.generate(&mut all);
-                let moves: Vec<_> = all.as_ref().to_vec();
+                let moves = generated(&game);
                 if moves.is_empty() {
                     break;
                 }
                 for tt_move in [None, Some(moves[(ply + seed as usize) % moves.len()])] {
                     let given = picked(&game, tt_move, Hints::default(), &config, tables);
-                    let mut codes: Vec<u16> = given.iter().map(|g| g.0).collect();
-                    codes.sort_unstable();
-                    let mut expected: Vec<u16> =
-                        moves.iter().map(|&m| RandomTree::encode(m)).collect();
-                    expected.sort_unstable();
-                    assert_eq!(codes, expected, "seed {seed} ply {ply}: every move once");
+                    let expected = sorted_codes(moves.iter().map(|&m| RandomTree::encode(m)));
+                    assert_eq!(
+                        sorted_codes(given.iter().map(|g| g.0)),
+                        expected,
+                        "seed {seed} ply {ply}: every move once"
+                    );
                     let decoded = |code: u16| {
                         *moves
                             .iter()
@@ -586,9 +598,7 @@ mod tests {
         let mut skipped_quiets = 0;
         // Walk down the first moves, a few plies, checking every node on the way.
         for ply in 0..6 {
-            let mut all = <RandomTree as Game>::Moves::default();
-            game.generate(&mut all);
-            let moves: Vec<_> = all.as_ref().to_vec();
+            let moves = generated(&game);
             if moves.is_empty() {
                 break;
             }
@@ -598,14 +608,8 @@ mod tests {
                 for hints in [Hints::default(), killer_hints] {
                     let a = picked(&game, tt_move, hints, &full, tables);
                     let b = picked(&game, tt_move, hints, &staged, tables);
-                    let sorted = |v: &[(u16, Class)]| {
-                        let mut v: Vec<u16> = v.iter().map(|p| p.0).collect();
-                        v.sort_unstable();
-                        v
-                    };
-                    let mut expected: Vec<u16> =
-                        moves.iter().map(|&m| RandomTree::encode(m)).collect();
-                    expected.sort_unstable();
+                    let sorted = |v: &[(u16, Class)]| sorted_codes(v.iter().map(|p| p.0));
+                    let expected = sorted_codes(moves.iter().map(|&m| RandomTree::encode(m)));
                     assert_eq!(sorted(&a), expected, "ply {ply}: full list");
                     assert_eq!(sorted(&b), expected, "ply {ply}: staged");
                     // Every winning capture comes before the first killer or quiet move.
