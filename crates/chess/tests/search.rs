@@ -128,7 +128,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 14] = [
+    let cases: [(&str, SearchConfig, Counter); 15] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -211,6 +211,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.lmr_refined_changes,
+        ),
+        (
+            "lmr captures",
+            SearchConfig {
+                lmr_captures: true,
+                ..without_selectivity()
+            },
+            |s| s.lmr_captures_reduced,
         ),
         (
             "correction",

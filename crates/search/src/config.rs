@@ -252,6 +252,11 @@ pub struct SearchConfig {
     /// one ply less at PV nodes and one more at expected cut nodes.
     pub lmr_refined: bool,
     pub lmr_history_divisor: i32,
+    /// LMR of losing captures: a capture or promotion the picker ranked below the quiet
+    /// moves (SEE < 0) is reduced as a quiet move would be, instead of searched at full
+    /// depth (Stockfish reduces late captures too, by less). Checks and extended moves stay
+    /// unreduced, as for quiet moves.
+    pub lmr_captures: bool,
     /// Correction history: a table keyed by pawn structure learns search value minus static
     /// eval and corrects the eval the pruning decisions use.
     pub correction_history: bool,
@@ -417,6 +422,7 @@ impl Default for SearchConfig {
             singular_double_limit: 6,
             lmr_refined: false,
             lmr_history_divisor: 8192,
+            lmr_captures: false,
             correction_history: false,
             iir: true,
             iir_min_depth: 4,
@@ -518,6 +524,7 @@ impl SearchConfig {
             probcut_table_guard: false,
             singular: false,
             lmr_refined: false,
+            lmr_captures: false,
             correction_history: false,
             iir: false,
             syzygy: false,

@@ -325,6 +325,16 @@ impl<G: Game> Searcher<G> {
             } else {
                 let reduction = if quiet && !in_check && extension == 0 {
                     self.lmr_reduction(depth, searched, scores, improving, pv_node, cut_node)
+                } else if self.config.lmr_captures
+                    && class == Class::BadTactical
+                    && !gives_check
+                    && !in_check
+                    && extension == 0
+                {
+                    let plies =
+                        self.lmr_reduction(depth, searched, scores, improving, pv_node, cut_node);
+                    self.stats.lmr_captures_reduced += u64::from(plies > 0);
+                    plies
                 } else {
                     0
                 };

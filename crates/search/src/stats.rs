@@ -98,6 +98,8 @@ pub struct SearchStats {
     pub negative_extensions: u64,
     /// Late-move reductions changed by the refinements (history, PV, cut node).
     pub lmr_refined_changes: u64,
+    /// Losing captures reduced (`lmr_captures`).
+    pub lmr_captures_reduced: u64,
     /// Correction history: updates, and nodes whose eval it changed.
     pub correction_updates: u64,
     pub corrected_evals: u64,
@@ -203,6 +205,7 @@ impl Default for SearchStats {
             multicut_cutoffs: 0,
             negative_extensions: 0,
             lmr_refined_changes: 0,
+            lmr_captures_reduced: 0,
             correction_updates: 0,
             corrected_evals: 0,
             tb_hits: 0,
@@ -316,6 +319,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.multicut_cutoffs += o.multicut_cutoffs;
         self.negative_extensions += o.negative_extensions;
         self.lmr_refined_changes += o.lmr_refined_changes;
+        self.lmr_captures_reduced += o.lmr_captures_reduced;
         self.correction_updates += o.correction_updates;
         self.corrected_evals += o.corrected_evals;
         self.tb_hits += o.tb_hits;
@@ -418,7 +422,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {}; correction: updates {} corrected {}",
+            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {}; correction: updates {} corrected {}",
             self.see_prunes,
             self.history_prunes,
             self.passed_pushes_spared,
@@ -427,6 +431,7 @@ impl fmt::Display for SearchStats {
             self.probcut_cutoffs,
             self.probcut_table_skips,
             self.lmr_refined_changes,
+            self.lmr_captures_reduced,
             self.correction_updates,
             self.corrected_evals
         )?;

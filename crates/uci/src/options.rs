@@ -606,6 +606,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         lmr_refined,
         "LMR follows history, less at PV nodes, more at cut nodes"
     ),
+    check!(
+        "LMRCaptures",
+        lmr_captures,
+        "LMR also reduces losing captures (SEE < 0) as it reduces quiet moves"
+    ),
     spin!(
         "LMRHistoryDivisor",
         lmr_history_divisor,
