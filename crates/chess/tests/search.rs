@@ -128,7 +128,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 15] = [
+    let cases: [(&str, SearchConfig, Counter); 16] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -219,6 +219,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.lmr_captures_reduced,
+        ),
+        (
+            "check extension by exchange",
+            SearchConfig {
+                extend_check_see: true,
+                ..without_selectivity()
+            },
+            |s| s.ext_check_losing,
         ),
         (
             "correction",

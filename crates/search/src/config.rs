@@ -272,6 +272,8 @@ pub struct SearchConfig {
 
     // Extensions.
     pub extend_check: bool,
+    /// The check extension only for checks whose exchange holds (SEE ≥ 0).
+    pub extend_check_see: bool,
     pub extend_single_reply: bool,
     pub extend_recapture: bool,
     pub extend_pawn_seventh: bool,
@@ -429,6 +431,7 @@ impl Default for SearchConfig {
             syzygy: true,
             syzygy_probe_depth: 1,
             extend_check: true,
+            extend_check_see: false,
             extend_single_reply: true,
             extend_recapture: false,
             extend_pawn_seventh: true,
@@ -529,6 +532,7 @@ impl SearchConfig {
             iir: false,
             syzygy: false,
             extend_check: false,
+            extend_check_see: false,
             extend_single_reply: false,
             extend_recapture: false,
             extend_pawn_seventh: false,

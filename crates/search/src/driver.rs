@@ -449,9 +449,10 @@ impl<G: Game> Searcher<G> {
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
             self.move_slots[0] = game.history_index(m) as u32;
             let nodes_before = self.stats.total_nodes();
+            let gives_check = game.gives_check(m);
+            let check_extends = self.check_extends(game, m, gives_check);
             game.play(m);
-            let gives_check = game.in_check();
-            let extension = self.extension(gives_check, false, recapture, pawn_seventh, 0);
+            let extension = self.extension(check_extends, false, recapture, pawn_seventh, 0);
             let new_depth = depth - 1 + extension;
             let follows = self.config.refutation && packed == self.refutation.move_at(0);
             let first = k == 0;

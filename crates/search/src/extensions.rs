@@ -6,6 +6,22 @@ use crate::game::Game;
 use crate::searcher::Searcher;
 
 impl<G: Game> Searcher<G> {
+    /// Whether a checking move earns the check extension: always, or with `ExtendCheckSEE`
+    /// only when it does not lose material on its square (a check that hangs the piece is
+    /// seldom worth a deeper look: the extension of Stockfish's older versions). Asked before
+    /// the move is made; checks left unextended are counted.
+    #[inline]
+    pub(crate) fn check_extends(&mut self, game: &G, m: G::Move, gives_check: bool) -> bool {
+        if !gives_check || !self.config.extend_check {
+            return false;
+        }
+        if !self.config.extend_check_see || game.see_ge(m, 0) {
+            return true;
+        }
+        self.stats.ext_check_losing += 1;
+        false
+    }
+
     /// The extension of a move just played at `ply` (0 or 1), counted by kind.
     #[inline]
     pub(crate) fn extension(

@@ -290,11 +290,12 @@ impl<G: Game> Searcher<G> {
             {
                 continue;
             }
+            let check_extends = self.check_extends(game, m, gives_check);
             self.move_slots[ply] = history_index as u32;
             self.play_prefetched(game, m, self.config.tt);
             debug_assert_eq!(gives_check, game.in_check(), "Game::gives_check");
             let mut extension =
-                self.extension(gives_check, single_reply, recapture, pawn_seventh, ply);
+                self.extension(check_extends, single_reply, recapture, pawn_seventh, ply);
             if class == Class::TableMove && tt_move_extension != 0 {
                 extension = if tt_move_extension > 0 {
                     extension.max(tt_move_extension)

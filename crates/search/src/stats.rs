@@ -62,6 +62,8 @@ pub struct SearchStats {
     pub etc_probes: u64,
     pub etc_cutoffs: u64,
     pub ext_check: u64,
+    /// Checks left unextended because they lose material (`extend_check_see`).
+    pub ext_check_losing: u64,
     pub ext_single_reply: u64,
     pub ext_recapture: u64,
     pub ext_pawn_seventh: u64,
@@ -181,6 +183,7 @@ impl Default for SearchStats {
             etc_probes: 0,
             etc_cutoffs: 0,
             ext_check: 0,
+            ext_check_losing: 0,
             ext_single_reply: 0,
             ext_recapture: 0,
             ext_pawn_seventh: 0,
@@ -297,6 +300,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.etc_probes += o.etc_probes;
         self.etc_cutoffs += o.etc_cutoffs;
         self.ext_check += o.ext_check;
+        self.ext_check_losing += o.ext_check_losing;
         self.ext_single_reply += o.ext_single_reply;
         self.ext_recapture += o.ext_recapture;
         self.ext_pawn_seventh += o.ext_pawn_seventh;
@@ -446,8 +450,12 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "extensions: check {} single-reply {} recapture {} pawn-7th {}",
-            self.ext_check, self.ext_single_reply, self.ext_recapture, self.ext_pawn_seventh
+            "extensions: check {} (losing checks not extended {}) single-reply {} recapture {} pawn-7th {}",
+            self.ext_check,
+            self.ext_check_losing,
+            self.ext_single_reply,
+            self.ext_recapture,
+            self.ext_pawn_seventh
         )?;
         writeln!(
             f,

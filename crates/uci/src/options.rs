@@ -662,6 +662,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     ),
     check!("ExtendCheck", extend_check, "check extension"),
     check!(
+        "ExtendCheckSEE",
+        extend_check_see,
+        "check extension only for checks that do not lose material (SEE >= 0)"
+    ),
+    check!(
         "ExtendSingleReply",
         extend_single_reply,
         "single-reply extension"
