@@ -26,7 +26,7 @@ impl<G: Game> Searcher<G> {
     #[inline]
     pub(crate) fn extension(
         &mut self,
-        gives_check: bool,
+        check_extends: bool,
         single_reply: bool,
         recapture: bool,
         pawn_seventh: bool,
@@ -36,7 +36,7 @@ impl<G: Game> Searcher<G> {
         if ply >= limit {
             return 0;
         }
-        if gives_check && self.config.extend_check {
+        if check_extends {
             self.stats.ext_check += 1;
             1
         } else if single_reply {

@@ -324,17 +324,13 @@ impl<G: Game> Searcher<G> {
                     child_follows,
                 )
             } else {
-                let reduction = if quiet && !in_check && extension == 0 {
-                    self.lmr_reduction(depth, searched, scores, improving, pv_node, cut_node)
-                } else if self.config.lmr_captures
-                    && class == Class::BadTactical
-                    && !gives_check
-                    && !in_check
-                    && extension == 0
-                {
+                // `LMRCaptures`: losing captures are reduced as quiet moves are.
+                let losing_capture =
+                    self.config.lmr_captures && class == Class::BadTactical && !gives_check;
+                let reduction = if (quiet || losing_capture) && !in_check && extension == 0 {
                     let plies =
                         self.lmr_reduction(depth, searched, scores, improving, pv_node, cut_node);
-                    self.stats.lmr_captures_reduced += u64::from(plies > 0);
+                    self.stats.lmr_captures_reduced += u64::from(losing_capture && plies > 0);
                     plies
                 } else {
                     0
