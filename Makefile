@@ -7,13 +7,12 @@ TARGET_CPU = native
 PGO_DIR := $(CURDIR)/target/pgo
 PROFDATA ?= $(shell find "$$(rustc --print sysroot)" -name llvm-profdata -type f 2>/dev/null | head -n 1)
 
-all:
-	@if [ -n "$(PROFDATA)" ]; then \
-		$(MAKE) --no-print-directory pgo EXE='$(EXE)'; \
-	else \
-		echo "llvm-profdata not found (rustup component add llvm-tools-preview): plain build" >&2; \
-		$(MAKE) --no-print-directory plain EXE='$(EXE)'; \
-	fi
+ifneq ($(PROFDATA),)
+all: pgo
+else
+all: plain
+	@echo "llvm-profdata not found (rustup component add llvm-tools-preview): built plain" >&2
+endif
 
 plain:
 	cargo rustc --release --bin horizon -- -C target-cpu=$(TARGET_CPU) --emit link=$(EXE)
