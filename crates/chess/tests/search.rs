@@ -128,7 +128,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 16] = [
+    let cases: [(&str, SearchConfig, Counter); 17] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -219,6 +219,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.lmr_captures_reduced,
+        ),
+        (
+            "root lmr",
+            SearchConfig {
+                root_lmr: true,
+                ..without_selectivity()
+            },
+            |s| s.root_lmr_reductions,
         ),
         (
             "check extension by exchange",

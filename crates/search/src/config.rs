@@ -257,6 +257,11 @@ pub struct SearchConfig {
     /// depth (Stockfish reduces late captures too, by less). Checks and extended moves stay
     /// unreduced, as for quiet moves.
     pub lmr_captures: bool,
+    /// LMR at the root: the root's late quiet moves (not checks, not extended) get the
+    /// reduction of any PV node's, with a full-depth null-window re-search when one beats
+    /// alpha; without it every root move after the first is searched to full depth. PVS and
+    /// MultiPV 1 only (several lines are each searched at full depth).
+    pub root_lmr: bool,
     /// Correction history: a table keyed by pawn structure learns search value minus static
     /// eval and corrects the eval the pruning decisions use.
     pub correction_history: bool,
@@ -425,6 +430,7 @@ impl Default for SearchConfig {
             lmr_refined: false,
             lmr_history_divisor: 8192,
             lmr_captures: false,
+            root_lmr: false,
             correction_history: false,
             iir: true,
             iir_min_depth: 4,
@@ -528,6 +534,7 @@ impl SearchConfig {
             singular: false,
             lmr_refined: false,
             lmr_captures: false,
+            root_lmr: false,
             correction_history: false,
             iir: false,
             syzygy: false,

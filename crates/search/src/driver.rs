@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::aspiration::Window;
 use crate::config::Algorithm;
 use crate::game::{Game, NoMoves};
-use crate::pruning::LmrTable;
+use crate::pruning::{LmrTable, MoveScores};
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::{Control, Iteration, Line, Observer, RootMove, SearchResult, Searcher};
 use crate::stats::SearchStats;
@@ -447,10 +447,12 @@ impl<G: Game> Searcher<G> {
             let packed = G::encode(m);
             let recapture = self.config.extend_recapture && game.is_recapture(m);
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
-            self.move_slots[0] = game.history_index(m) as u32;
+            let history_index = game.history_index(m);
+            self.move_slots[0] = history_index as u32;
             let nodes_before = self.stats.total_nodes();
             let gives_check = game.gives_check(m);
             let check_extends = self.check_extends(game, m, gives_check);
+            let quiet = !(gives_check || game.is_capture(m) || game.is_promotion(m));
             game.play(m);
             let extension = self.extension(check_extends, false, recapture, pawn_seventh, 0);
             let new_depth = depth - 1 + extension;
@@ -461,8 +463,25 @@ impl<G: Game> Searcher<G> {
             let value = if first || self.config.algorithm == Algorithm::AlphaBeta {
                 -self.node(game, -beta, -alpha, new_depth, 1, true, true, follows)
             } else {
-                let mut v =
-                    -self.node(game, -alpha - 1, -alpha, new_depth, 1, false, true, follows);
+                let reduction = if quiet && extension == 0 {
+                    self.root_reduction(depth, new_depth, k, history_index)
+                } else {
+                    0
+                };
+                let mut v = -self.node(
+                    game,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    1,
+                    false,
+                    true,
+                    follows,
+                );
+                if reduction > 0 && v > alpha && !self.stopped {
+                    self.stats.root_lmr_researches += 1;
+                    v = -self.node(game, -alpha - 1, -alpha, new_depth, 1, false, true, follows);
+                }
                 if v > alpha && v < beta && !self.stopped {
                     self.stats.pvs_researches += 1;
                     v = -self.node(game, -beta, -alpha, new_depth, 1, true, true, follows);
@@ -507,6 +526,35 @@ impl<G: Game> Searcher<G> {
             }
         }
         best
+    }
+
+    /// `root_lmr`: plies to reduce the `searched`-th root move (a quiet move, not extended),
+    /// as `lmr_reduction` reduces a late move at any PV node. The root has no static eval,
+    /// so it counts as improving (no extra ply). Never below one ply; 0 with MultiPV.
+    fn root_reduction(
+        &mut self,
+        depth: i32,
+        new_depth: i32,
+        searched: usize,
+        history_index: usize,
+    ) -> i32 {
+        if !self.config.root_lmr || self.config.multipv > 1 {
+            return 0;
+        }
+        let scores = MoveScores {
+            history: if self.config.history {
+                self.history.score(history_index)
+            } else {
+                0
+            },
+            continuation: 0,
+        };
+        let reduction = self
+            .lmr_reduction(depth, searched, scores, true, true, false)
+            .min(new_depth - 1)
+            .max(0);
+        self.stats.root_lmr_reductions += u64::from(reduction > 0);
+        reduction
     }
 
     /// Decodes an encoded line in the position after the root move (each move checked legal).

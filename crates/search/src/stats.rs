@@ -102,6 +102,9 @@ pub struct SearchStats {
     pub lmr_refined_changes: u64,
     /// Losing captures reduced (`lmr_captures`).
     pub lmr_captures_reduced: u64,
+    /// Root moves reduced (`root_lmr`), and those re-searched at full depth.
+    pub root_lmr_reductions: u64,
+    pub root_lmr_researches: u64,
     /// Correction history: updates, and nodes whose eval it changed.
     pub correction_updates: u64,
     pub corrected_evals: u64,
@@ -209,6 +212,8 @@ impl Default for SearchStats {
             negative_extensions: 0,
             lmr_refined_changes: 0,
             lmr_captures_reduced: 0,
+            root_lmr_reductions: 0,
+            root_lmr_researches: 0,
             correction_updates: 0,
             corrected_evals: 0,
             tb_hits: 0,
@@ -324,6 +329,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.negative_extensions += o.negative_extensions;
         self.lmr_refined_changes += o.lmr_refined_changes;
         self.lmr_captures_reduced += o.lmr_captures_reduced;
+        self.root_lmr_reductions += o.root_lmr_reductions;
+        self.root_lmr_researches += o.root_lmr_researches;
         self.correction_updates += o.correction_updates;
         self.corrected_evals += o.corrected_evals;
         self.tb_hits += o.tb_hits;
@@ -426,7 +433,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {}; correction: updates {} corrected {}",
+            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {}",
             self.see_prunes,
             self.history_prunes,
             self.passed_pushes_spared,
@@ -436,6 +443,8 @@ impl fmt::Display for SearchStats {
             self.probcut_table_skips,
             self.lmr_refined_changes,
             self.lmr_captures_reduced,
+            self.root_lmr_reductions,
+            self.root_lmr_researches,
             self.correction_updates,
             self.corrected_evals
         )?;

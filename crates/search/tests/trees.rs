@@ -388,6 +388,15 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             },
         ),
         (
+            "lmr at the root too",
+            SearchConfig {
+                lmr: true,
+                root_lmr: true,
+                algorithm: Algorithm::Pvs,
+                ..bare.clone()
+            },
+        ),
+        (
             "lmr one ply",
             SearchConfig {
                 lmr: true,
@@ -489,6 +498,12 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             if config.lmr {
                 assert!(s.lmr_reductions > 0, "{name}: no reduction");
             }
+            assert!(s.root_lmr_researches <= s.root_lmr_reductions, "{name}");
+            if config.root_lmr {
+                assert!(s.root_lmr_reductions > 0, "{name}: no root move reduced");
+            } else {
+                assert_eq!(s.root_lmr_reductions, 0, "{name}");
+            }
             assert!(s.probcut_cutoffs <= s.probcut_tries, "{name}");
             if !config.probcut_table_guard {
                 assert_eq!(s.probcut_table_skips, 0, "{name}");
@@ -509,6 +524,33 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             }
         }
     }
+}
+
+/// `root_lmr` reduces root moves only where one line is searched with PVS: MultiPV searches
+/// each line to full depth, and plain alpha-beta has no null-window search to re-search from.
+#[test]
+fn root_lmr_spares_multipv_and_plain_alpha_beta() {
+    let root_lmr = SearchConfig {
+        root_lmr: true,
+        ..SearchConfig::default()
+    };
+    let reductions = |config: &SearchConfig| -> u64 {
+        SEEDS
+            .iter()
+            .map(|&seed| run(config, seed, 7).1.root_lmr_reductions)
+            .sum()
+    };
+    assert!(reductions(&root_lmr) > 0, "one line with PVS: reduced");
+    let multipv = SearchConfig {
+        multipv: 2,
+        ..root_lmr.clone()
+    };
+    assert_eq!(reductions(&multipv), 0, "MultiPV 2");
+    let alpha_beta = SearchConfig {
+        algorithm: Algorithm::AlphaBeta,
+        ..root_lmr.clone()
+    };
+    assert_eq!(reductions(&alpha_beta), 0, "plain alpha-beta");
 }
 
 #[test]

@@ -611,6 +611,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         lmr_captures,
         "LMR also reduces losing captures (SEE < 0) as it reduces quiet moves"
     ),
+    check!(
+        "RootLMR",
+        root_lmr,
+        "LMR also reduces the root's late quiet moves, as at other PV nodes"
+    ),
     spin!(
         "LMRHistoryDivisor",
         lmr_history_divisor,
