@@ -19,6 +19,8 @@ impl Game for Position {
     type Moves = MoveList;
     const HISTORY_SIZE: usize = 2 * 6 * 64;
     const CONTINUATION_SIZE: usize = 2 * 6 * 64;
+    /// Side × from-square × to-square.
+    const BUTTERFLY_SIZE: usize = 2 * 64 * 64;
     /// (piece, square) × captured type: pawn to queen, or none (a quiet promotion).
     const CAPTURE_HISTORY_SIZE: usize = 2 * 6 * 64 * 6;
     const MOVE_RULE_PLIES: Option<u32> = Some(100);
@@ -245,6 +247,13 @@ impl Game for Position {
     #[inline]
     fn history_index(&self, m: Move) -> usize {
         piece_to_index(self.turn(), m.role(), m.to())
+    }
+
+    #[inline]
+    fn butterfly_index(&self, m: Move) -> usize {
+        // Castling is the king's move onto its rook (shakmaty's `to`); no drops in chess.
+        let from = m.from().map_or(0, |s| s as usize);
+        self.turn() as usize * 4096 + from * 64 + m.to() as usize
     }
 
     #[inline]

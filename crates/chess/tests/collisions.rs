@@ -26,6 +26,7 @@ impl Game for Colliding {
     type Moves = MoveList;
     const HISTORY_SIZE: usize = Position::HISTORY_SIZE;
     const CONTINUATION_SIZE: usize = Position::CONTINUATION_SIZE;
+    const BUTTERFLY_SIZE: usize = Position::BUTTERFLY_SIZE;
     const CAPTURE_HISTORY_SIZE: usize = Position::CAPTURE_HISTORY_SIZE;
     const MOVE_RULE_PLIES: Option<u32> = Position::MOVE_RULE_PLIES;
 
@@ -118,6 +119,9 @@ impl Game for Colliding {
     }
     fn history_index(&self, m: Move) -> usize {
         self.0.history_index(m)
+    }
+    fn butterfly_index(&self, m: Move) -> usize {
+        self.0.butterfly_index(m)
     }
     fn correction_key(&self) -> u64 {
         self.0.correction_key()

@@ -280,3 +280,40 @@ fn predicted_keys_are_exact_unless_castling_or_en_passant_change() {
     assert!(inexact > 100, "{counts:?}");
     assert!(exact > 4 * inexact, "{counts:?}");
 }
+
+/// The butterfly slots (`ButterflyHistory`) tell every non-promotion move of a side apart by
+/// its from- and to-square, keep the two sides in different halves, and stay below
+/// `BUTTERFLY_SIZE`; castling is the king's move onto its rook.
+#[test]
+fn butterfly_slots_are_side_from_and_to() {
+    use horizon_search::Game;
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R";
+    let mut halves = Vec::new();
+    for (side, king) in [("w", 4), ("b", 60)] {
+        let pos = Position::from_fen(&format!("{kiwipete} {side} KQkq - 0 1")).expect("valid");
+        let mut seen = std::collections::HashSet::new();
+        let mut half = std::collections::HashSet::new();
+        for m in pos.moves().iter().filter(|m| !m.is_promotion()) {
+            let slot = pos.butterfly_index(*m);
+            assert!(slot < Position::BUTTERFLY_SIZE, "{m:?}: {slot}");
+            half.insert(slot / 4096);
+            let from = m.from().expect("no drops") as usize;
+            assert_eq!(slot % 4096, from * 64 + m.to() as usize, "{m:?}");
+            assert!(seen.insert(slot), "{m:?}: slot {slot} shared");
+        }
+        assert!(
+            seen.len() > 40,
+            "kiwipete has over 40 moves: {}",
+            seen.len()
+        );
+        assert_eq!(half.len(), 1, "{side}: one half for the side to move");
+        halves.extend(half);
+        let castle = pos
+            .moves()
+            .into_iter()
+            .find(|m| m.is_castle())
+            .expect("castling is legal");
+        assert_eq!(pos.butterfly_index(castle) % 4096 / 64, king);
+    }
+    assert_ne!(halves[0], halves[1], "the sides share slots");
+}

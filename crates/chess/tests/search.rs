@@ -128,7 +128,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 17] = [
+    let cases: [(&str, SearchConfig, Counter); 18] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -145,6 +145,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.capture_history_updates,
+        ),
+        (
+            "butterfly history",
+            SearchConfig {
+                butterfly_history: true,
+                ..without_selectivity()
+            },
+            |s| s.butterfly_updates,
         ),
         (
             "improving",

@@ -131,6 +131,10 @@ pub struct SearchConfig {
     /// off never generates its quiet moves. Tied scores may then be picked in another order
     /// than from the full list, so the tree is not the same node for node.
     pub staged_generation: bool,
+    /// The main history indexed by side, from- and to-square (the butterfly board of
+    /// Schaeffer's history heuristic, as Stockfish and Ethereal index it) instead of by
+    /// piece and to-square, which the continuation histories keep.
+    pub butterfly_history: bool,
     /// Capture history (moving piece, target, captured type) orders captures within their
     /// SEE class, with gravity updates.
     pub capture_history: bool,
@@ -371,6 +375,7 @@ impl Default for SearchConfig {
             refutation: true,
             countermove: true,
             staged_generation: false,
+            butterfly_history: false,
             capture_history: false,
             capture_history_divisor: 8,
             continuation_history: false,
@@ -511,6 +516,7 @@ impl SearchConfig {
             refutation: false,
             countermove: false,
             staged_generation: false,
+            butterfly_history: false,
             capture_history: false,
             continuation_history: false,
             aspiration: false,

@@ -464,7 +464,8 @@ impl<G: Game> Searcher<G> {
                 -self.node(game, -beta, -alpha, new_depth, 1, true, true, follows)
             } else {
                 let reduction = if quiet && extension == 0 {
-                    self.root_reduction(depth, new_depth, k, history_index)
+                    let main_index = self.main_history_index(game, m, history_index);
+                    self.root_reduction(depth, new_depth, k, main_index)
                 } else {
                     0
                 };
@@ -536,14 +537,14 @@ impl<G: Game> Searcher<G> {
         depth: i32,
         new_depth: i32,
         searched: usize,
-        history_index: usize,
+        main_index: usize,
     ) -> i32 {
         if !self.config.root_lmr || self.config.multipv > 1 {
             return 0;
         }
         let scores = MoveScores {
             history: if self.config.history {
-                self.history.score(history_index)
+                self.history.score(main_index)
             } else {
                 0
             },

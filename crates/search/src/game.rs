@@ -51,6 +51,8 @@ pub trait Game: Clone + Send + 'static {
     /// Slots per move in the continuation histories (which hold this many squared entries);
     /// `history_index` is folded into it. Chess: every (piece, square), like the history.
     const CONTINUATION_SIZE: usize = 64;
+    /// The number of distinct slots `butterfly_index` can return.
+    const BUTTERFLY_SIZE: usize = Self::HISTORY_SIZE;
     /// The number of distinct capture-history slots `capture_history_index` can return.
     const CAPTURE_HISTORY_SIZE: usize = Self::HISTORY_SIZE;
     /// Plies after which a rule draws a game without progress (chess: 100, the fifty-move
@@ -187,6 +189,12 @@ pub trait Game: Clone + Send + 'static {
     fn decode(&self, packed: u16) -> Option<Self::Move>;
     /// The history-table slot of a move, below `HISTORY_SIZE`.
     fn history_index(&self, m: Self::Move) -> usize;
+    /// The main history's slot of a quiet move with `butterfly_history`, below
+    /// `BUTTERFLY_SIZE` (chess: side, from- and to-square). This default reuses
+    /// `history_index`.
+    fn butterfly_index(&self, m: Self::Move) -> usize {
+        self.history_index(m)
+    }
     /// A key of the features the static evaluation errs on alike, for correction history
     /// (chess: the pawn structure and the side to move). 0: one shared slot.
     fn correction_key(&self) -> u64 {

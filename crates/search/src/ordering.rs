@@ -394,7 +394,12 @@ fn score_move<G: Game>(
         let index = game.history_index(m);
         let mut score = 0;
         if config.history {
-            score += tables.history.score(index);
+            let main = if config.butterfly_history {
+                game.butterfly_index(m)
+            } else {
+                index
+            };
+            score += tables.history.score(main);
         }
         if config.continuation_history {
             score += tables.continuation.score(&hints.continuation, index);

@@ -21,6 +21,24 @@ const MAX_QUIETS_TRIED: usize = 64;
 /// Captures and promotions remembered per node for capture-history maluses.
 const MAX_TACTICALS_TRIED: usize = 32;
 
+/// A quiet move tried, packed for the maluses: its main-history slot (`main_history_index`)
+/// in the high 16 bits, its history slot (continuation histories) in the low 16. Both
+/// tables are below 2^16 slots (`Searcher::new` checks).
+#[inline]
+fn pack_quiet(main_index: usize, history_index: usize) -> u32 {
+    ((main_index as u32) << 16) | history_index as u32
+}
+
+#[inline]
+fn quiet_main_slot(tried: u32) -> usize {
+    (tried >> 16) as usize
+}
+
+#[inline]
+fn quiet_slot(tried: u32) -> usize {
+    (tried & 0xFFFF) as usize
+}
+
 /// What the node learnt from the table before searching.
 pub(crate) struct Probe<M> {
     pub hit: Option<Hit>,
@@ -241,6 +259,7 @@ impl<G: Game> Searcher<G> {
             let recapture = self.config.extend_recapture && game.is_recapture(m);
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
             let history_index = game.history_index(m);
+            let main_index = self.main_history_index(game, m, history_index);
             let capture_index = if tactical && self.config.capture_history {
                 game.capture_history_index(m)
             } else {
@@ -251,7 +270,7 @@ impl<G: Game> Searcher<G> {
                 history: if tactical || !self.config.history {
                     0
                 } else {
-                    self.history.score(history_index)
+                    self.history.score(main_index)
                 },
                 continuation: if self.config.continuation_history && !tactical {
                     self.continuation.score(&continuation_keys, history_index)
@@ -365,6 +384,7 @@ impl<G: Game> Searcher<G> {
                         self.record_cutoff(
                             packed,
                             history_index,
+                            main_index,
                             previous,
                             tactical,
                             class,
@@ -384,7 +404,7 @@ impl<G: Game> Searcher<G> {
                 }
             }
             if !tactical && quiets_count < MAX_QUIETS_TRIED {
-                quiets_tried[quiets_count] = history_index as u32;
+                quiets_tried[quiets_count] = pack_quiet(main_index, history_index);
                 quiets_count += 1;
             } else if tactical && tacticals_count < MAX_TACTICALS_TRIED {
                 tacticals_tried[tacticals_count] = capture_index as u32;
@@ -410,7 +430,7 @@ impl<G: Game> Searcher<G> {
             if let Some(m) = game.decode(best_move)
                 && !(game.is_capture(m) || game.is_promotion(m))
             {
-                let index = game.history_index(m);
+                let index = self.main_history_index(game, m, game.history_index(m));
                 self.history
                     .reward(index, depth, self.config.history_weight);
             }
@@ -659,6 +679,7 @@ impl<G: Game> Searcher<G> {
         &mut self,
         packed: u16,
         history_index: usize,
+        main_index: usize,
         previous: Option<usize>,
         tactical: bool,
         class: Class,
@@ -685,13 +706,18 @@ impl<G: Game> Searcher<G> {
         }
         if self.config.history {
             self.history
-                .reward(history_index, depth, self.config.history_weight);
+                .reward(main_index, depth, self.config.history_weight);
+            let mut updates = 1;
             if self.config.history_weight == HistoryWeight::Gravity {
                 self.stats.history_bonuses += 1;
-                for &index in quiets_tried {
-                    self.history.penalize(index as usize, depth);
+                for &tried in quiets_tried {
+                    self.history.penalize(quiet_main_slot(tried), depth);
                 }
                 self.stats.history_maluses += quiets_tried.len() as u64;
+                updates += quiets_tried.len() as u64;
+            }
+            if self.config.butterfly_history {
+                self.stats.butterfly_updates += updates;
             }
         }
         if self.config.countermove {
@@ -701,9 +727,9 @@ impl<G: Game> Searcher<G> {
             let bonus = gravity_bonus(depth);
             self.continuation
                 .update(continuation_keys, history_index, bonus);
-            for &index in quiets_tried {
+            for &tried in quiets_tried {
                 self.continuation
-                    .update(continuation_keys, index as usize, -bonus);
+                    .update(continuation_keys, quiet_slot(tried), -bonus);
             }
             self.stats.continuation_updates += 1 + quiets_tried.len() as u64;
         }

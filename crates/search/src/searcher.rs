@@ -174,6 +174,11 @@ pub struct Searcher<G: Game> {
 }
 
 impl<G: Game> Searcher<G> {
+    /// The quiet moves a node tried pack their main-history and history slots into one
+    /// `u32` (search.rs, `pack_quiet`): both tables must stay below 2^16 slots.
+    const SLOTS_FIT_16_BITS: () =
+        assert!(G::HISTORY_SIZE <= 1 << 16 && G::BUTTERFLY_SIZE <= 1 << 16);
+
     /// A searcher sharing `tt` and `control` with the front-end and other threads.
     pub fn new(
         config: SearchConfig,
@@ -181,12 +186,13 @@ impl<G: Game> Searcher<G> {
         control: Arc<SearchControl>,
     ) -> Self {
         let lmr = LmrTable::new(config.lmr_base, config.lmr_divisor);
+        let () = Self::SLOTS_FIT_16_BITS;
         Searcher {
             config,
             tt,
             control,
             killers: Killers::default(),
-            history: History::new(G::HISTORY_SIZE),
+            history: History::new(G::HISTORY_SIZE.max(G::BUTTERFLY_SIZE)),
             countermoves: CounterMoves::new(G::HISTORY_SIZE),
             continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
             capture_history: History::new(G::CAPTURE_HISTORY_SIZE),
@@ -261,6 +267,17 @@ impl<G: Game> Searcher<G> {
             history: &self.history,
             continuation: &self.continuation,
             capture: &self.capture_history,
+        }
+    }
+
+    /// The main history's slot of a quiet move: `history_index` (piece and to-square), or
+    /// with `butterfly_history` the game's butterfly slot (side, from- and to-square).
+    #[inline]
+    pub(crate) fn main_history_index(&self, game: &G, m: G::Move, history_index: usize) -> usize {
+        if self.config.butterfly_history {
+            game.butterfly_index(m)
+        } else {
+            history_index
         }
     }
 

@@ -72,6 +72,8 @@ pub struct SearchStats {
     /// Gravity history: bonuses to cutoff moves and maluses to quiet moves tried before them.
     pub history_bonuses: u64,
     pub history_maluses: u64,
+    /// `butterfly_history`: main-history updates (any weight) made in butterfly slots.
+    pub butterfly_updates: u64,
     /// Continuation histories: entries updated (bonus or malus), quiet moves pruned, and
     /// late-move reductions changed by the continuation score.
     pub continuation_updates: u64,
@@ -194,6 +196,7 @@ impl Default for SearchStats {
             countermove_cutoffs: 0,
             history_bonuses: 0,
             history_maluses: 0,
+            butterfly_updates: 0,
             continuation_updates: 0,
             capture_history_updates: 0,
             continuation_prunes: 0,
@@ -313,6 +316,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.countermove_cutoffs += o.countermove_cutoffs;
         self.history_bonuses += o.history_bonuses;
         self.history_maluses += o.history_maluses;
+        self.butterfly_updates += o.butterfly_updates;
         self.continuation_updates += o.continuation_updates;
         self.capture_history_updates += o.capture_history_updates;
         self.see_prunes += o.see_prunes;
@@ -381,13 +385,14 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "cutoffs {} first-move {:.1}% killer {} countermove {}; history: bonuses {} maluses {}",
+            "cutoffs {} first-move {:.1}% killer {} countermove {}; history: bonuses {} maluses {} butterfly updates {}",
             self.beta_cutoffs,
             100.0 * self.first_move_cutoff_rate(),
             self.killer_cutoffs,
             self.countermove_cutoffs,
             self.history_bonuses,
-            self.history_maluses
+            self.history_maluses,
+            self.butterfly_updates
         )?;
         writeln!(
             f,

@@ -553,6 +553,32 @@ fn root_lmr_spares_multipv_and_plain_alpha_beta() {
     assert_eq!(reductions(&alpha_beta), 0, "plain alpha-beta");
 }
 
+/// The artificial trees keep the trait's default butterfly slot, the history slot itself, so
+/// `butterfly_history` must search the same tree there (the switch changes only which slot
+/// the main history reads and writes), while it counts its updates.
+#[test]
+fn butterfly_history_with_the_default_slots_is_the_same_search() {
+    let butterfly = SearchConfig {
+        butterfly_history: true,
+        ..SearchConfig::default()
+    };
+    let mut updates = 0;
+    for seed in SEEDS {
+        let (value, base) = run(&SearchConfig::default(), seed, 7);
+        let (butterfly_value, stats) = run(&butterfly, seed, 7);
+        assert_eq!(butterfly_value, value, "seed {seed}");
+        assert_eq!(stats.total_nodes(), base.total_nodes(), "seed {seed}");
+        assert_eq!(base.butterfly_updates, 0, "seed {seed}: counted while off");
+        assert_eq!(
+            stats.butterfly_updates,
+            stats.history_bonuses + stats.history_maluses,
+            "seed {seed}: every gravity update goes to a butterfly slot"
+        );
+        updates += stats.butterfly_updates;
+    }
+    assert!(updates > 0, "quiet cutoffs in some tree");
+}
+
 #[test]
 fn node_limit_is_obeyed_exactly() {
     let mut game = tree(3, 12);

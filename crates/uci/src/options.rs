@@ -255,6 +255,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "generate quiet moves only after the captures (speed)"
     ),
     check!(
+        "ButterflyHistory",
+        butterfly_history,
+        "main history by side, from- and to-square (not piece and to-square)"
+    ),
+    check!(
         "CaptureHistory",
         capture_history,
         "capture history orders captures within their SEE class"
