@@ -7,7 +7,8 @@
 //! update pulls the score toward ±`GRAVITY_LIMIT`: `v += b − v·|b| / LIMIT`. A score near
 //! the limit moves little, so it stays a running average of recent outcomes.
 
-use crate::config::HistoryWeight;
+use crate::config::{HistoryWeight, SearchConfig};
+use crate::game::Game;
 
 /// Additive scores stay below this; reaching it halves the whole table, so they never
 /// overflow.
@@ -22,6 +23,22 @@ pub const GRAVITY_LIMIT: i32 = 16_384;
 pub fn gravity_bonus(depth: i32) -> i32 {
     let d = depth.clamp(0, 32);
     (16 * d * d + 32 * d + 16).min(1_600)
+}
+
+/// The main history's slot of a quiet move: `history_index` (piece and to-square), or
+/// with `butterfly_history` the game's butterfly slot (side, from- and to-square).
+#[inline]
+pub fn main_history_index<G: Game>(
+    config: &SearchConfig,
+    game: &G,
+    m: G::Move,
+    history_index: usize,
+) -> usize {
+    if config.butterfly_history {
+        game.butterfly_index(m)
+    } else {
+        history_index
+    }
 }
 
 /// `v += b − v·|b| / limit`: the score moves toward the sign of `bonus` and never leaves

@@ -13,7 +13,7 @@
 use crate::config::SearchConfig;
 use crate::continuation::{ContinuationHistory, ContinuationKeys};
 use crate::game::Game;
-use crate::history::History;
+use crate::history::{History, main_history_index};
 
 const REFUTATION: i32 = 2_100_000;
 const GOOD_TACTICAL: i32 = 2_000_000;
@@ -394,12 +394,9 @@ fn score_move<G: Game>(
         let index = game.history_index(m);
         let mut score = 0;
         if config.history {
-            let main = if config.butterfly_history {
-                game.butterfly_index(m)
-            } else {
-                index
-            };
-            score += tables.history.score(main);
+            score += tables
+                .history
+                .score(main_history_index(config, game, m, index));
         }
         if config.continuation_history {
             score += tables.continuation.score(&hints.continuation, index);

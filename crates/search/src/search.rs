@@ -259,7 +259,12 @@ impl<G: Game> Searcher<G> {
             let recapture = self.config.extend_recapture && game.is_recapture(m);
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
             let history_index = game.history_index(m);
-            let main_index = self.main_history_index(game, m, history_index);
+            // The main history ranks quiet moves only.
+            let main_index = if tactical {
+                history_index
+            } else {
+                self.main_history_index(game, m, history_index)
+            };
             let capture_index = if tactical && self.config.capture_history {
                 game.capture_history_index(m)
             } else {

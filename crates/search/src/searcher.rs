@@ -270,15 +270,10 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// The main history's slot of a quiet move: `history_index` (piece and to-square), or
-    /// with `butterfly_history` the game's butterfly slot (side, from- and to-square).
+    /// `history::main_history_index` under this searcher's configuration.
     #[inline]
     pub(crate) fn main_history_index(&self, game: &G, m: G::Move, history_index: usize) -> usize {
-        if self.config.butterfly_history {
-            game.butterfly_index(m)
-        } else {
-            history_index
-        }
+        crate::history::main_history_index(&self.config, game, m, history_index)
     }
 
     /// The history slots of the moves played 1 and 2 plies before `ply` on the path.
