@@ -128,7 +128,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 18] = [
+    let cases: [(&str, SearchConfig, Counter); 19] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -186,6 +186,14 @@ fn each_selectivity_switch_fires() {
                 ..gravity.clone()
             },
             |s| s.history_prunes,
+        ),
+        (
+            "reduced depth pruning",
+            SearchConfig {
+                reduced_depth_pruning: true,
+                ..without_selectivity()
+            },
+            |s| s.reduced_depth_prunes,
         ),
         (
             "probcut",

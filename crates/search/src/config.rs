@@ -223,6 +223,12 @@ pub struct SearchConfig {
     pub history_pruning: bool,
     pub history_pruning_depth: i32,
     pub history_pruning_margin: i32,
+    /// Futility, history and SEE pruning of a quiet move ask at the depth late-move
+    /// reductions would give it (the node's depth less the table's reduction for its move
+    /// number, at least one ply) instead of the node's depth, in their depth limits and
+    /// margins: a late move at depth 5-7 is judged as the 2-4-ply search it would get.
+    /// Late move pruning keeps the node's depth. Stockfish's `lmrDepth` pruning.
+    pub reduced_depth_pruning: bool,
     /// Quiet pushes of a passed pawn to the sixth or seventh rank are never pruned
     /// (move count, futility, history, SEE) nor reduced: the "dangerous" pawn moves that
     /// Fruit and Glaurung spare, for pawn races against pieces (`endgames-tb.epd`'s rook
@@ -421,6 +427,7 @@ impl Default for SearchConfig {
             history_pruning: false,
             history_pruning_depth: 3,
             history_pruning_margin: 2048,
+            reduced_depth_pruning: false,
             spare_passed_pushes: false,
             tt_value_eval: false,
             probcut: true,
@@ -533,6 +540,7 @@ impl SearchConfig {
             improving: false,
             see_pruning: false,
             history_pruning: false,
+            reduced_depth_pruning: false,
             spare_passed_pushes: false,
             tt_value_eval: false,
             probcut: false,

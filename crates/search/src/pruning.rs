@@ -292,13 +292,16 @@ impl<G: Game> Searcher<G> {
     /// With continuation histories, also a move whose continuation score is very bad at
     /// low depth; with history pruning, one whose history plus continuation score is. With
     /// `improving`, a node whose eval is not rising keeps half the moves from late move
-    /// pruning, and futility allows one ply more margin to a rising one.
+    /// pruning, and futility allows one ply more margin to a rising one. Futility and
+    /// history pruning ask at `prune_depth` (`reduced_depth`), late move pruning at `depth`.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn prune_quiet(
         &mut self,
         eval: i32,
         alpha: i32,
         depth: i32,
+        prune_depth: i32,
         searched: usize,
         scores: MoveScores,
         improving: bool,
@@ -315,11 +318,13 @@ impl<G: Game> Searcher<G> {
             self.stats.continuation_prunes += 1;
             return true;
         }
+        let reduced = prune_depth < depth;
         if config.history_pruning
-            && depth <= config.history_pruning_depth
-            && scores.history + scores.continuation < -config.history_pruning_margin * depth
+            && prune_depth <= config.history_pruning_depth
+            && scores.history + scores.continuation < -config.history_pruning_margin * prune_depth
         {
             self.stats.history_prunes += 1;
+            self.stats.reduced_depth_prunes += u64::from(reduced);
             return true;
         }
         let mut move_limit = 3 + depth * depth;
@@ -333,15 +338,28 @@ impl<G: Game> Searcher<G> {
             self.stats.late_move_prunes += 1;
             return true;
         }
-        let futility_plies = depth + i32::from(config.improving && improving);
+        let futility_plies = prune_depth + i32::from(config.improving && improving);
         if config.futility
-            && depth <= config.futility_depth
+            && prune_depth <= config.futility_depth
             && eval + config.futility_margin * futility_plies <= alpha
         {
             self.stats.futility_prunes += 1;
+            self.stats.reduced_depth_prunes += u64::from(reduced);
             return true;
         }
         false
+    }
+
+    /// The depth that futility, history and SEE pruning judge the `searched`-th quiet move
+    /// at: with `reduced_depth_pruning`, the node's depth less the LMR table's reduction for
+    /// the move's number (never below one ply); otherwise the node's depth.
+    #[inline]
+    pub(crate) fn reduced_depth(&self, depth: i32, searched: usize) -> i32 {
+        if self.config.reduced_depth_pruning {
+            (depth - self.lmr.get(depth, searched + 1)).max(1)
+        } else {
+            depth
+        }
     }
 
     /// Plies to reduce the `searched`-th move (0-based count of moves already searched).
@@ -406,10 +424,20 @@ impl<G: Game> Searcher<G> {
     /// its square by more than a depth-scaled margin, or a capture that loses by more than
     /// a margin growing with depth², is skipped. Asked before the move is played, after the
     /// first move, not in check, and after `prune_quiet` (so its counter holds only the
-    /// moves that the move-count and margin tests kept).
+    /// moves that the move-count and margin tests kept). `prune_depth` is `depth` for
+    /// tacticals and `reduced_depth`'s for quiet moves.
     #[inline]
-    pub(crate) fn see_prunes(&mut self, game: &G, m: G::Move, tactical: bool, depth: i32) -> bool {
+    pub(crate) fn see_prunes(
+        &mut self,
+        game: &G,
+        m: G::Move,
+        tactical: bool,
+        depth: i32,
+        prune_depth: i32,
+    ) -> bool {
         let config = &self.config;
+        let reduced = prune_depth < depth;
+        let depth = prune_depth;
         if !config.see_pruning || depth > config.see_pruning_depth {
             return false;
         }
@@ -422,6 +450,7 @@ impl<G: Game> Searcher<G> {
             return false;
         }
         self.stats.see_prunes += 1;
+        self.stats.reduced_depth_prunes += u64::from(reduced);
         true
     }
 }

@@ -298,11 +298,25 @@ impl<G: Game> Searcher<G> {
                     class,
                     Class::Killer | Class::Countermove | Class::Refutation
                 );
+            // `ReducedDepthPruning`: quiet moves are judged at their LMR depth.
+            let prune_depth = if quiet {
+                self.reduced_depth(depth, searched)
+            } else {
+                depth
+            };
             // The move-count and margin tests first: they cost nothing, SEE does.
             if quiet
                 && !pv_node
                 && !in_check
-                && self.prune_quiet(prune_eval, alpha, depth, searched, scores, improving)
+                && self.prune_quiet(
+                    prune_eval,
+                    alpha,
+                    depth,
+                    prune_depth,
+                    searched,
+                    scores,
+                    improving,
+                )
             {
                 continue;
             }
@@ -310,7 +324,7 @@ impl<G: Game> Searcher<G> {
                 && !spared
                 && !in_check
                 && best > -score::TB_WIN_BOUND
-                && self.see_prunes(game, m, tactical, depth)
+                && self.see_prunes(game, m, tactical, depth, prune_depth)
             {
                 continue;
             }

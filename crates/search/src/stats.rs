@@ -85,6 +85,9 @@ pub struct SearchStats {
     /// Moves skipped by SEE pruning and by history pruning.
     pub see_prunes: u64,
     pub history_prunes: u64,
+    /// `reduced_depth_pruning`: quiet moves pruned by futility, history or SEE pruning at
+    /// a reduced depth below the node's.
+    pub reduced_depth_prunes: u64,
     /// Quiet passed-pawn pushes kept out of pruning and reductions (`spare_passed_pushes`).
     pub passed_pushes_spared: u64,
     /// Nodes whose pruning used the table's value instead of the static eval (`tt_value_eval`).
@@ -203,6 +206,7 @@ impl Default for SearchStats {
             continuation_lmr_changes: 0,
             see_prunes: 0,
             history_prunes: 0,
+            reduced_depth_prunes: 0,
             passed_pushes_spared: 0,
             tt_value_evals: 0,
             probcut_tries: 0,
@@ -321,6 +325,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.capture_history_updates += o.capture_history_updates;
         self.see_prunes += o.see_prunes;
         self.history_prunes += o.history_prunes;
+        self.reduced_depth_prunes += o.reduced_depth_prunes;
         self.passed_pushes_spared += o.passed_pushes_spared;
         self.tt_value_evals += o.tt_value_evals;
         self.probcut_tries += o.probcut_tries;
@@ -438,9 +443,10 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {}",
+            "see-pruned {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {}",
             self.see_prunes,
             self.history_prunes,
+            self.reduced_depth_prunes,
             self.passed_pushes_spared,
             self.tt_value_evals,
             self.probcut_tries,

@@ -544,6 +544,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "pruned below history -margin*depth"
     ),
     check!(
+        "ReducedDepthPruning",
+        reduced_depth_pruning,
+        "futility, history and SEE pruning of quiets at the LMR-reduced depth"
+    ),
+    check!(
         "ProbCut",
         probcut,
         "ProbCut: good captures beating beta+margin 4 plies shallower cut"
