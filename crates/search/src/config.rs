@@ -223,10 +223,10 @@ pub struct SearchConfig {
     pub history_pruning: bool,
     pub history_pruning_depth: i32,
     pub history_pruning_margin: i32,
-    /// Futility, history and SEE pruning of a quiet move ask at the depth late-move
-    /// reductions would give it (the node's depth less the table's reduction for its move
-    /// number, at least one ply) instead of the node's depth, in their depth limits and
-    /// margins: a late move at depth 5-7 is judged as the 2-4-ply search it would get.
+    /// Futility, history and SEE pruning of a quiet move ask at a reduced depth (the node's
+    /// depth less the LMR table's reduction for the move's number, at least one ply)
+    /// instead of the node's depth, in their depth limits and margins: a late move at
+    /// depth 5-7 is judged as the 2-4-ply search a reduction would give it.
     /// Late move pruning keeps the node's depth. Stockfish's `lmrDepth` pruning.
     pub reduced_depth_pruning: bool,
     /// Quiet pushes of a passed pawn to the sixth or seventh rank are never pruned
