@@ -106,7 +106,7 @@ impl PackedMove {
             KIND_EN_PASSANT => Move::EnPassant { from, to },
             _ => return None,
         };
-        chess.is_legal(m).then_some(m)
+        crate::legal::is_legal(chess, m).then_some(m)
     }
 }
 

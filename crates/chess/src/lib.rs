@@ -9,6 +9,7 @@ pub mod error;
 pub mod eval;
 pub mod game;
 mod key;
+pub mod legal;
 mod movegen;
 pub mod nnue;
 pub mod packed;

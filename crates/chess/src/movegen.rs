@@ -1,7 +1,8 @@
-//! Move generation in two parts, captures and promotions apart from quiet moves, straight
-//! from bitboards: quiescence needs only the first part, and a staged move picker asks for the
-//! quiet moves only when no capture cut off (shakmaty's `capture_moves` is `legal_moves`
-//! filtered, so it saves nothing).
+//! Move generation straight from bitboards, whole or in two parts, captures and promotions
+//! apart from quiet moves: quiescence needs only the first part, and a staged move picker asks
+//! for the quiet moves only when no capture cut off (shakmaty's `capture_moves` is
+//! `legal_moves` filtered, so it saves nothing). The whole list is written into the caller's
+//! buffer, where shakmaty's `legal_moves` returns it by value.
 //!
 //! Each part's moves come out in exactly the order in which they appear in shakmaty's
 //! `legal_moves()`, so move ordering, which breaks score ties by generation order, and
@@ -21,19 +22,57 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
     debug_assert!(!chess.is_check());
     out.clear();
-    let board = chess.board();
-    let turn = chess.turn();
-    let them = chess.them();
-    let occupied = board.occupied();
-    let Some(king) = board.king_of(turn) else {
+    let Some(king) = chess.board().king_of(chess.turn()) else {
         return;
     };
-
     // shakmaty returns its lists by value (a copy each): ask only when there may be one.
     if chess.maybe_ep_square().is_some() {
         out.extend(chess.en_passant_moves());
     }
+    push_pawn_captures(chess, out);
+    push_pawn_advances(chess, out, false, true);
+    push_piece_moves(chess, king, chess.them(), out);
+    keep_legal(chess, king, out);
+}
 
+/// Quiet moves (neither captures nor promotions) of a position whose side to move is not in
+/// check, in `legal_moves()` order: with [`tactical_moves_not_in_check`], every legal move.
+pub fn quiet_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
+    debug_assert!(!chess.is_check());
+    out.clear();
+    let empty = !chess.board().occupied();
+    let Some(king) = chess.board().king_of(chess.turn()) else {
+        return;
+    };
+    push_pawn_advances(chess, out, true, false);
+    push_piece_moves(chess, king, empty, out);
+    push_castling(chess, out);
+    keep_legal(chess, king, out);
+}
+
+/// Every legal move of a position whose side to move is not in check, in `legal_moves()`
+/// order, written into `out` (shakmaty's `legal_moves` returns its list by value, a copy).
+pub fn legal_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
+    debug_assert!(!chess.is_check());
+    out.clear();
+    let Some(king) = chess.board().king_of(chess.turn()) else {
+        return;
+    };
+    if chess.maybe_ep_square().is_some() {
+        out.extend(chess.en_passant_moves());
+    }
+    push_pawn_captures(chess, out);
+    push_pawn_advances(chess, out, true, true);
+    push_piece_moves(chess, king, !chess.us(), out);
+    push_castling(chess, out);
+    keep_legal(chess, king, out);
+}
+
+/// Pawn captures towards the west and then the east, each plain and then promoting.
+#[inline]
+fn push_pawn_captures(chess: &Chess, out: &mut MoveList) {
+    let board = chess.board();
+    let turn = chess.turn();
     let pawns = chess.our(Role::Pawn).0;
     let (west, east) = match turn {
         Color::White => ((pawns & !FILE_A) << 7, (pawns << 9) & !FILE_A),
@@ -41,7 +80,7 @@ pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
     };
     let (west_offset, east_offset) = turn.fold_wb((7, 9), (-9, -7));
     for (targets, offset) in [(west, west_offset), (east, east_offset)] {
-        let captures = Bitboard(targets) & them;
+        let captures = Bitboard(targets) & chess.them();
         for to in captures & !Bitboard::BACKRANKS {
             out.push(Move::Normal {
                 role: Role::Pawn,
@@ -55,55 +94,54 @@ pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
             push_promotions(out, from_square(to, offset), to, board.role_at(to));
         }
     }
-    let push = turn.fold_wb(8, -8);
-    let pushes = Bitboard(pawns).shift(push) & !occupied & Bitboard::BACKRANKS;
-    for to in pushes {
-        push_promotions(out, from_square(to, push), to, None);
-    }
-
-    push_piece_moves(chess, king, them, out);
-    keep_legal(chess, king, out);
 }
 
-/// Quiet moves (neither captures nor promotions) of a position whose side to move is not in
-/// check, in `legal_moves()` order: with [`tactical_moves_not_in_check`], every legal move.
-pub fn quiet_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
-    debug_assert!(!chess.is_check());
-    out.clear();
-    let board = chess.board();
+/// Pawn advances: single steps that do not promote and double steps (`quiet`), and single
+/// steps that promote (`promotions`), in shakmaty's order (single, promoting, double).
+#[inline]
+fn push_pawn_advances(chess: &Chess, out: &mut MoveList, quiet: bool, promotions: bool) {
     let turn = chess.turn();
-    let empty = !board.occupied();
-    let Some(king) = board.king_of(turn) else {
-        return;
-    };
+    let empty = !chess.board().occupied();
     let push = turn.fold_wb(8, -8);
     let single = chess.our(Role::Pawn).shift(push) & empty;
-    for to in single & !Bitboard::BACKRANKS {
-        out.push(Move::Normal {
-            role: Role::Pawn,
-            from: from_square(to, push),
-            capture: None,
-            to,
-            promotion: None,
-        });
+    if quiet {
+        for to in single & !Bitboard::BACKRANKS {
+            out.push(Move::Normal {
+                role: Role::Pawn,
+                from: from_square(to, push),
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
     }
-    let double = single.shift(push) & turn.fold_wb(Bitboard::SOUTH, Bitboard::NORTH) & empty;
-    for to in double {
-        out.push(Move::Normal {
-            role: Role::Pawn,
-            from: from_square(to, 2 * push),
-            capture: None,
-            to,
-            promotion: None,
-        });
+    if promotions {
+        for to in single & Bitboard::BACKRANKS {
+            push_promotions(out, from_square(to, push), to, None);
+        }
     }
-    push_piece_moves(chess, king, empty, out);
+    if quiet {
+        let double = single.shift(push) & turn.fold_wb(Bitboard::SOUTH, Bitboard::NORTH) & empty;
+        for to in double {
+            out.push(Move::Normal {
+                role: Role::Pawn,
+                from: from_square(to, 2 * push),
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
+    }
+}
+
+/// Castling, king side first, asked of shakmaty only where the right is held.
+#[inline]
+fn push_castling(chess: &Chess, out: &mut MoveList) {
     for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-        if chess.castles().has(turn, side) {
+        if chess.castles().has(chess.turn(), side) {
             out.extend(chess.castling_moves(side));
         }
     }
-    keep_legal(chess, king, out);
 }
 
 /// Knight, bishop, rook, queen and then king moves onto `target`, each piece's in square
@@ -224,6 +262,9 @@ mod tests {
             .filter(|m| !m.is_capture() && !m.is_promotion())
             .collect();
         assert_eq!(quiet.to_vec(), expected, "{fen}");
+        let mut all = MoveList::new();
+        legal_moves_not_in_check(chess, &mut all);
+        assert_eq!(all, chess.legal_moves(), "{fen}");
         tactical.len()
     }
 

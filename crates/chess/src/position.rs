@@ -487,10 +487,16 @@ impl Position {
         self.chess().legal_moves()
     }
 
-    /// All legal moves, into a caller-owned fixed-capacity buffer.
+    /// All legal moves, into a caller-owned fixed-capacity buffer, in shakmaty's order: from
+    /// bitboards (`movegen.rs`) unless in check, where shakmaty generates the evasions.
     #[inline]
     pub fn legal_moves(&self, out: &mut MoveList) {
-        fill(out, &self.chess().legal_moves());
+        let chess = self.chess();
+        if chess.is_check() {
+            fill(out, &chess.legal_moves());
+        } else {
+            movegen::legal_moves_not_in_check(chess, out);
+        }
     }
 
     /// Captures and promotions for quiescence; all evasions when in check.

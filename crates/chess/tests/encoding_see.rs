@@ -277,3 +277,113 @@ fn see_ge_agrees_with_see_on_random_games() {
         "{losing} losing, {winning} winning"
     );
 }
+
+/// `legal::is_legal` (the table move's test) against shakmaty's `is_legal` on random games
+/// from starts rich in pins, checks, promotions, castling and en passant: every plain move of
+/// every piece of the side to move to every square, with the right role and capture and with
+/// wrong ones, and every promotion piece.
+#[test]
+fn fast_legality_agrees_with_shakmaty_on_random_games() {
+    use horizon_chess::legal::is_legal;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Move, Position as _, Role, Square};
+
+    let starts = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            CastlingMode::Standard,
+        ),
+        (POSITIONS[0], CastlingMode::Standard),
+        (POSITIONS[1], CastlingMode::Standard),
+        (POSITIONS[2], CastlingMode::Standard),
+        (
+            "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+            CastlingMode::Chess960,
+        ),
+        ("8/PPP4k/8/8/8/8/4Kppp/8 w - - 0 1", CastlingMode::Standard),
+    ];
+    let roles = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+    let promotions = [
+        None,
+        Some(Role::Knight),
+        Some(Role::Bishop),
+        Some(Role::Rook),
+        Some(Role::Queen),
+        Some(Role::King),
+        Some(Role::Pawn),
+    ];
+    let mut rng = StdRng::seed_from_u64(23);
+    let (mut asked, mut legal, mut in_check) = (0u64, 0u64, 0u64);
+    for game in 0..80 {
+        let (fen, mode) = starts[game % starts.len()];
+        let mut chess: Chess = fen
+            .parse::<Fen>()
+            .expect("fen")
+            .into_position(mode)
+            .expect("legal");
+        for _ in 0..80 {
+            in_check += u64::from(chess.is_check());
+            let board = chess.board().clone();
+            for from in chess.us() {
+                let role = board.role_at(from).expect("our piece");
+                for to in Square::ALL {
+                    let right = board.role_at(to);
+                    let wrong_role = roles[rng.random_range(0..roles.len())];
+                    let wrong_capture = [None, Some(roles[rng.random_range(0..roles.len())])]
+                        [rng.random_range(0..2)];
+                    let mut candidates =
+                        vec![(role, right), (wrong_role, right), (role, wrong_capture)];
+                    candidates.dedup();
+                    for (role, capture) in candidates {
+                        for promotion in promotions {
+                            if promotion.is_some()
+                                && role != Role::Pawn
+                                && rng.random_range(0..8) != 0
+                            {
+                                continue; // a few suffice for the pieces that never promote
+                            }
+                            let m = Move::Normal {
+                                role,
+                                from,
+                                capture,
+                                to,
+                                promotion,
+                            };
+                            let expected = chess.is_legal(m);
+                            assert_eq!(
+                                is_legal(&chess, m),
+                                expected,
+                                "{m:?} in {}",
+                                Fen::from_position(&chess, shakmaty::EnPassantMode::Legal)
+                            );
+                            asked += 1;
+                            legal += u64::from(expected);
+                        }
+                    }
+                }
+            }
+            let moves = chess.legal_moves();
+            for &m in &moves {
+                assert!(is_legal(&chess, m), "{m:?} is legal");
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            chess.play_unchecked(m);
+        }
+    }
+    assert!(
+        asked > 10_000_000 && legal > 100_000 && in_check > 200,
+        "asked {asked}, legal {legal}, in check {in_check}"
+    );
+}
