@@ -20,51 +20,48 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 /// Captures and promotions of a position whose side to move is not in check, in
 /// `legal_moves()` order. (In check the caller wants every evasion.)
 pub fn tactical_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
+    generate(chess, out, true, false);
+}
+
+/// Quiet moves (neither captures nor promotions) of a position whose side to move is not in
+/// check, in `legal_moves()` order: with [`tactical_moves_not_in_check`], every legal move.
+pub fn quiet_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
+    generate(chess, out, false, true);
+}
+
+/// Every legal move of a position whose side to move is not in check, in `legal_moves()`
+/// order, written into `out` (shakmaty's `legal_moves` returns its list by value, a copy).
+pub fn legal_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
+    generate(chess, out, true, true);
+}
+
+/// The legal moves of a position not in check that are `tactical` (captures and promotions)
+/// or `quiet` (the others), in `legal_moves()` order: shakmaty's sequence of en passant, pawn
+/// captures, pawn advances, knight, bishop, rook, queen and king moves, castling.
+#[inline(always)]
+fn generate(chess: &Chess, out: &mut MoveList, tactical: bool, quiet: bool) {
     debug_assert!(!chess.is_check());
     out.clear();
     let Some(king) = chess.board().king_of(chess.turn()) else {
         return;
     };
     // shakmaty returns its lists by value (a copy each): ask only when there may be one.
-    if chess.maybe_ep_square().is_some() {
+    if tactical && chess.maybe_ep_square().is_some() {
         out.extend(chess.en_passant_moves());
     }
-    push_pawn_captures(chess, out);
-    push_pawn_advances(chess, out, false, true);
-    push_piece_moves(chess, king, chess.them(), out);
-    keep_legal(chess, king, out);
-}
-
-/// Quiet moves (neither captures nor promotions) of a position whose side to move is not in
-/// check, in `legal_moves()` order: with [`tactical_moves_not_in_check`], every legal move.
-pub fn quiet_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
-    debug_assert!(!chess.is_check());
-    out.clear();
-    let empty = !chess.board().occupied();
-    let Some(king) = chess.board().king_of(chess.turn()) else {
-        return;
-    };
-    push_pawn_advances(chess, out, true, false);
-    push_piece_moves(chess, king, empty, out);
-    push_castling(chess, out);
-    keep_legal(chess, king, out);
-}
-
-/// Every legal move of a position whose side to move is not in check, in `legal_moves()`
-/// order, written into `out` (shakmaty's `legal_moves` returns its list by value, a copy).
-pub fn legal_moves_not_in_check(chess: &Chess, out: &mut MoveList) {
-    debug_assert!(!chess.is_check());
-    out.clear();
-    let Some(king) = chess.board().king_of(chess.turn()) else {
-        return;
-    };
-    if chess.maybe_ep_square().is_some() {
-        out.extend(chess.en_passant_moves());
+    if tactical {
+        push_pawn_captures(chess, out);
     }
-    push_pawn_captures(chess, out);
-    push_pawn_advances(chess, out, true, true);
-    push_piece_moves(chess, king, !chess.us(), out);
-    push_castling(chess, out);
+    push_pawn_advances(chess, out, quiet, tactical);
+    let target = match (tactical, quiet) {
+        (true, true) => !chess.us(),
+        (true, false) => chess.them(),
+        _ => !chess.board().occupied(),
+    };
+    push_piece_moves(chess, king, target, out);
+    if quiet {
+        push_castling(chess, out);
+    }
     keep_legal(chess, king, out);
 }
 

@@ -304,23 +304,9 @@ fn fast_legality_agrees_with_shakmaty_on_random_games() {
         ),
         ("8/PPP4k/8/8/8/8/4Kppp/8 w - - 0 1", CastlingMode::Standard),
     ];
-    let roles = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
-    let promotions = [
-        None,
-        Some(Role::Knight),
-        Some(Role::Bishop),
-        Some(Role::Rook),
-        Some(Role::Queen),
-        Some(Role::King),
-        Some(Role::Pawn),
-    ];
+    let roles = Role::ALL;
+    // Every role as a promotion piece: the king and the pawn must be refused.
+    let promotions: Vec<Option<Role>> = std::iter::once(None).chain(roles.map(Some)).collect();
     let mut rng = StdRng::seed_from_u64(23);
     let (mut asked, mut legal, mut in_check) = (0u64, 0u64, 0u64);
     for game in 0..80 {
@@ -344,7 +330,7 @@ fn fast_legality_agrees_with_shakmaty_on_random_games() {
                         vec![(role, right), (wrong_role, right), (role, wrong_capture)];
                     candidates.dedup();
                     for (role, capture) in candidates {
-                        for promotion in promotions {
+                        for &promotion in &promotions {
                             if promotion.is_some()
                                 && role != Role::Pawn
                                 && rng.random_range(0..8) != 0
