@@ -318,7 +318,7 @@ fn fast_legality_agrees_with_shakmaty_on_random_games() {
             .expect("legal");
         for _ in 0..80 {
             in_check += u64::from(chess.is_check());
-            let board = chess.board().clone();
+            let board = chess.board();
             for from in chess.us() {
                 let role = board.role_at(from).expect("our piece");
                 for to in Square::ALL {

@@ -436,21 +436,19 @@ impl<G: Game> Searcher<G> {
         prune_depth: i32,
     ) -> bool {
         let config = &self.config;
-        let reduced = prune_depth < depth;
-        let depth = prune_depth;
-        if !config.see_pruning || depth > config.see_pruning_depth {
+        if !config.see_pruning || prune_depth > config.see_pruning_depth {
             return false;
         }
         let threshold = if tactical {
-            -config.see_capture_margin * depth * depth
+            -config.see_capture_margin * prune_depth * prune_depth
         } else {
-            -config.see_quiet_margin * depth
+            -config.see_quiet_margin * prune_depth
         };
         if game.see_ge(m, threshold) {
             return false;
         }
         self.stats.see_prunes += 1;
-        self.stats.reduced_depth_prunes += u64::from(reduced);
+        self.stats.reduced_depth_prunes += u64::from(prune_depth < depth);
         true
     }
 }
