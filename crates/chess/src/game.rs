@@ -269,6 +269,13 @@ impl Game for Position {
     }
 
     #[inline]
+    fn correction_keys_non_pawn(&self) -> [u64; 2] {
+        let board = self.chess().board();
+        let us = self.turn();
+        [us, !us].map(|color| crate::eval::non_pawn_key(board, color))
+    }
+
+    #[inline]
     fn capture_history_index(&self, m: Move) -> usize {
         // A king is never captured: its slot holds quiet promotions.
         let captured = m.capture().map_or(5, |role| role as usize - 1);

@@ -126,6 +126,9 @@ impl Game for Colliding {
     fn correction_key(&self) -> u64 {
         self.0.correction_key()
     }
+    fn correction_keys_non_pawn(&self) -> [u64; 2] {
+        self.0.correction_keys_non_pawn()
+    }
     fn capture_history_index(&self, m: Move) -> usize {
         self.0.capture_history_index(m)
     }

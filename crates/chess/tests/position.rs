@@ -317,3 +317,29 @@ fn butterfly_slots_are_side_from_and_to() {
     }
     assert_ne!(halves[0], halves[1], "the sides share slots");
 }
+
+#[test]
+fn non_pawn_correction_keys_follow_each_sides_pieces_only() {
+    use horizon_search::Game;
+    let keys = |fen: &str| {
+        Position::from_fen(fen)
+            .expect("valid")
+            .correction_keys_non_pawn()
+    };
+    let base = keys("4k3/pp1n4/8/8/8/8/PP2B3/4K3 w - - 0 1");
+    // Pawns move or go: neither side's key changes.
+    assert_eq!(base, keys("4k3/p2n4/1p6/8/8/P7/1P2B3/4K3 w - - 0 1"));
+    // The side to move's piece moves: only the first key changes.
+    let moved = keys("4k3/pp1n4/8/8/8/3B4/PP6/4K3 w - - 0 1");
+    assert_ne!(moved[0], base[0]);
+    assert_eq!(moved[1], base[1]);
+    // The other side's king moves: only the second key changes.
+    let king = keys("3k4/pp1n4/8/8/8/8/PP2B3/4K3 w - - 0 1");
+    assert_eq!(king[0], base[0]);
+    assert_ne!(king[1], base[1]);
+    // A piece of another role on the same square is another key.
+    assert_ne!(keys("4k3/pp1n4/8/8/8/8/PP2N3/4K3 w - - 0 1")[0], base[0]);
+    // The keys are from the side to move's view: with Black to move they swap.
+    let black = keys("4k3/pp1n4/8/8/8/8/PP2B3/4K3 b - - 0 1");
+    assert_eq!(black, [base[1], base[0]]);
+}

@@ -91,6 +91,7 @@ fn selective() -> SearchConfig {
         singular: true,
         lmr_refined: true,
         correction_history: true,
+        correction_non_pawn: true,
         staged_generation: true,
         ..SearchConfig::default()
     }
@@ -128,7 +129,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 19] = [
+    let cases: [(&str, SearchConfig, Counter); 20] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -259,6 +260,15 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.corrected_evals,
+        ),
+        (
+            "non-pawn correction",
+            SearchConfig {
+                correction_history: true,
+                correction_non_pawn: true,
+                ..without_selectivity()
+            },
+            |s| s.non_pawn_corrections,
         ),
         (
             "table value as eval",

@@ -275,6 +275,11 @@ pub struct SearchConfig {
     /// Correction history: a table keyed by pawn structure learns search value minus static
     /// eval and corrects the eval the pruning decisions use.
     pub correction_history: bool,
+    /// Two more correction tables, keyed by the side to move's and the other side's pieces
+    /// other than pawns (`Game::correction_keys_non_pawn`): half their sum is added to the
+    /// pawn table's correction, and they learn the same errors. Needs `correction_history`.
+    /// Stockfish's non-pawn correction history (2024) is the model.
+    pub correction_non_pawn: bool,
     /// Internal iterative reduction: one ply less at depth ≥ `iir_min_depth` without a
     /// table move.
     pub iir: bool,
@@ -444,6 +449,7 @@ impl Default for SearchConfig {
             lmr_captures: false,
             root_lmr: false,
             correction_history: false,
+            correction_non_pawn: false,
             iir: true,
             iir_min_depth: 4,
             syzygy: true,
@@ -550,6 +556,7 @@ impl SearchConfig {
             lmr_captures: false,
             root_lmr: false,
             correction_history: false,
+            correction_non_pawn: false,
             iir: false,
             syzygy: false,
             extend_check: false,

@@ -200,6 +200,11 @@ pub trait Game: Clone + Send + 'static {
     fn correction_key(&self) -> u64 {
         0
     }
+    /// Keys of the side to move's pieces other than pawns and of the other side's, for the
+    /// non-pawn correction tables (`correction_non_pawn`). 0: one shared slot.
+    fn correction_keys_non_pawn(&self) -> [u64; 2] {
+        [0, 0]
+    }
     /// The capture-history slot of a capture or promotion, below `CAPTURE_HISTORY_SIZE`
     /// (chess: moving piece, target square and captured piece type).
     fn capture_history_index(&self, m: Self::Move) -> usize {

@@ -472,6 +472,15 @@ impl<G: Game> Searcher<G> {
             self.stats.correction_updates += 1;
             self.correction
                 .update(game.correction_key(), raw_eval, best, depth);
+            if self.config.correction_non_pawn {
+                for (table, key) in self
+                    .correction_non_pawn
+                    .iter_mut()
+                    .zip(game.correction_keys_non_pawn())
+                {
+                    table.update(key, raw_eval, best, depth);
+                }
+            }
         }
         if self.config.tt {
             let flags = self.entry_flags(ply);
@@ -608,7 +617,17 @@ impl<G: Game> Searcher<G> {
         if !self.config.correction_history {
             return raw;
         }
-        let correction = self.correction.correction(game.correction_key());
+        let mut correction = self.correction.correction(game.correction_key());
+        if self.config.correction_non_pawn {
+            let [us, them] = game.correction_keys_non_pawn();
+            let non_pawn = (self.correction_non_pawn[0].correction(us)
+                + self.correction_non_pawn[1].correction(them))
+                / 2;
+            if non_pawn != 0 {
+                self.stats.non_pawn_corrections += 1;
+            }
+            correction += non_pawn;
+        }
         if correction != 0 {
             self.stats.corrected_evals += 1;
         }

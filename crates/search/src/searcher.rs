@@ -166,6 +166,8 @@ pub struct Searcher<G: Game> {
     /// side, so that a nested verification of one side keeps the other's lock.
     pub(crate) null_lock_until: [usize; 2],
     pub(crate) correction: CorrectionHistory,
+    /// The side to move's and the other side's non-pawn tables (`correction_non_pawn`).
+    pub(crate) correction_non_pawn: [CorrectionHistory; 2],
     /// Main thread: reports, ages the table, obeys limits; helpers only search.
     pub(crate) is_main: bool,
     /// Lazy SMP with `smp_defer`: the moves the threads are searching (`abdada.rs`).
@@ -219,6 +221,7 @@ impl<G: Game> Searcher<G> {
             expected_cut: [false; MAX_PLY + 2],
             null_lock_until: [0; 2],
             correction: CorrectionHistory::default(),
+            correction_non_pawn: Default::default(),
             is_main: true,
             busy: None,
             _game: std::marker::PhantomData,
@@ -257,6 +260,9 @@ impl<G: Game> Searcher<G> {
         self.continuation.clear();
         self.capture_history.clear();
         self.correction.clear();
+        for table in &mut self.correction_non_pawn {
+            table.clear();
+        }
         self.refutation.clear();
     }
 

@@ -113,6 +113,8 @@ pub struct SearchStats {
     /// Correction history: updates, and nodes whose eval it changed.
     pub correction_updates: u64,
     pub corrected_evals: u64,
+    /// Evals the non-pawn tables moved (`correction_non_pawn`).
+    pub non_pawn_corrections: u64,
     /// Endgame tables: positions found in them, and nodes their verdict ended.
     pub tb_hits: u64,
     pub tb_cutoffs: u64,
@@ -223,6 +225,7 @@ impl Default for SearchStats {
             root_lmr_researches: 0,
             correction_updates: 0,
             corrected_evals: 0,
+            non_pawn_corrections: 0,
             tb_hits: 0,
             tb_cutoffs: 0,
             smp_helper_lines: 0,
@@ -342,6 +345,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.root_lmr_researches += o.root_lmr_researches;
         self.correction_updates += o.correction_updates;
         self.corrected_evals += o.corrected_evals;
+        self.non_pawn_corrections += o.non_pawn_corrections;
         self.tb_hits += o.tb_hits;
         self.tb_cutoffs += o.tb_cutoffs;
         self.smp_helper_lines += o.smp_helper_lines;
@@ -443,7 +447,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {}",
+            "see-pruned {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
             self.see_prunes,
             self.history_prunes,
             self.reduced_depth_prunes,
@@ -457,7 +461,8 @@ impl fmt::Display for SearchStats {
             self.root_lmr_reductions,
             self.root_lmr_researches,
             self.correction_updates,
-            self.corrected_evals
+            self.corrected_evals,
+            self.non_pawn_corrections
         )?;
         writeln!(
             f,

@@ -448,6 +448,7 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 probcut_depth: 4,
                 lmr_refined: true,
                 correction_history: true,
+                correction_non_pawn: true,
                 ..SearchConfig::default()
             },
         ),

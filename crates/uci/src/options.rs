@@ -650,6 +650,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "pawn-structure correction of the eval used for pruning"
     ),
     check!(
+        "CorrectionNonPawn",
+        correction_non_pawn,
+        "correction tables keyed by each side's non-pawn pieces too"
+    ),
+    check!(
         "IIR",
         iir,
         "internal iterative reduction: one ply less without a table move"

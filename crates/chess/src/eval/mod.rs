@@ -31,7 +31,7 @@ use shakmaty::{Chess, Color, Position as _, Role};
 
 pub use cache::EvalCache;
 pub use pawns::PawnTable;
-pub(crate) use pawns::pawn_key;
+pub(crate) use pawns::{non_pawn_key, pawn_key};
 pub use trace::{EvalBreakdown, Features, breakdown, breakdown_with, features};
 
 use bits::side;
