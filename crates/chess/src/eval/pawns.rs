@@ -50,43 +50,43 @@ impl PawnTable {
     }
 }
 
-/// A mixing hash of the two pawn bitboards (splitmix64 finaliser).
+/// splitmix64's finaliser: every output bit depends on every input bit, so the low bits a
+/// table indexes by see every square.
 #[inline(always)]
-pub(crate) fn pawn_key(white: u64, black: u64) -> u64 {
-    let mut z = white.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
-        ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) | 1
-}
-
-/// A hash of one side's pieces other than pawns (kings included), for the non-pawn
-/// correction tables of the search: each role's squares weighted by its own odd constant,
-/// then mixed as `pawn_key` is, so the low bits a table indexes by depend on every square.
-pub(crate) fn non_pawn_key(board: &shakmaty::Board, color: shakmaty::Color) -> u64 {
-    let own = board.by_color(color);
-    let mut z = (board.knights() & own)
-        .0
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ (board.bishops() & own)
-            .0
-            .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            .rotate_left(13)
-        ^ (board.rooks() & own)
-            .0
-            .wrapping_mul(0x1656_67b1_9e37_79f9)
-            .rotate_left(29)
-        ^ (board.queens() & own)
-            .0
-            .wrapping_mul(0x85eb_ca77_c2b2_ae63)
-            .rotate_left(41)
-        ^ (board.kings() & own)
-            .0
-            .wrapping_mul(0x27d4_eb2f_1656_67c5)
-            .rotate_left(53);
+fn finalise(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// A mixing hash of the two pawn bitboards.
+#[inline(always)]
+pub(crate) fn pawn_key(white: u64, black: u64) -> u64 {
+    finalise(
+        white.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+            ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f),
+    ) | 1
+}
+
+/// A hash of one side's pieces other than pawns (kings included), for the non-pawn
+/// correction tables of the search: each role's squares weighted by its own odd constant and
+/// rotation, then finalised.
+pub(crate) fn non_pawn_key(board: &shakmaty::Board, color: shakmaty::Color) -> u64 {
+    use shakmaty::Role;
+    const WEIGHTS: [(Role, u64, u32); 5] = [
+        (Role::Knight, 0x9e37_79b9_7f4a_7c15, 0),
+        (Role::Bishop, 0xc2b2_ae3d_27d4_eb4f, 13),
+        (Role::Rook, 0x1656_67b1_9e37_79f9, 29),
+        (Role::Queen, 0x85eb_ca77_c2b2_ae63, 41),
+        (Role::King, 0x27d4_eb2f_1656_67c5, 53),
+    ];
+    let own = board.by_color(color);
+    finalise(WEIGHTS.iter().fold(0, |z, &(role, weight, rotation)| {
+        z ^ (board.by_role(role) & own)
+            .0
+            .wrapping_mul(weight)
+            .rotate_left(rotation)
+    }))
 }
 
 /// Adds the pawn-structure terms to `sink` and stores the passed pawns in `ctx`.
