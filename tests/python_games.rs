@@ -1,7 +1,8 @@
 //! The real-client test: python-chess drives the release binary through 20 games at
 //! 2 s + 0.05 s, 10 against itself and 10 against Debian's Stockfish
 //! (`tests/python/ci_games.sh`), and the match and gauntlet runners' unit tests run with pytest.
-//! Any illegal move, time forfeit, crash, hang or missing result fails it.
+//! Any illegal move, time forfeit, crash, hang or missing result by Horizon fails it; Stockfish's
+//! own faults are reported but not judged.
 
 use std::path::Path;
 use std::process::Command;

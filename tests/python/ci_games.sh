@@ -2,8 +2,10 @@
 # The real-client test that .ci/run executes: 20 games at 2 s + 0.05 s with python-chess,
 # 10 Horizon against itself and 10 Horizon against Debian's stockfish (1 thread, 16 MiB hash,
 # full strength), openings from ../shared/openings/noob-3moves-sample.epd.
-# Fails (exit 1) on any illegal move, time forfeit, crash, hang or missing result; the last line
-# is "N passed, M failed" over all 20 games.
+# Fails (exit 1) on any illegal move, time forfeit, crash, hang or missing result by Horizon (or
+# the runner); the last line is "N passed, M failed" over all 20 games. Stockfish's own faults
+# (it has overrun its clock at 0 ms tolerance on a loaded 2-core CI machine) are reported under
+# "Not judged" and do not fail the run (match.py --judge 1).
 #
 #   tests/python/ci_games.sh [path/to/horizon]      (default: target/release/horizon)
 #
@@ -50,7 +52,7 @@ run() {  # name, extra match.py arguments...
 
 start=$SECONDS
 run horizon-vs-horizon --engine2 "$out/horizon-under-test"
-run horizon-vs-stockfish --engine2 "$stockfish" --option2 Threads=1 --option2 Hash=16
+run horizon-vs-stockfish --engine2 "$stockfish" --option2 Threads=1 --option2 Hash=16 --judge 1
 echo "=== games: PGN and logs in $out, $((SECONDS - start)) s ==="
 echo "$passed passed, $failed failed"
 exit $status

@@ -9,8 +9,9 @@ an XBoardProtocol subclass for XBoard/CECP engines) and keeps the clocks itself.
 
 Run ``python3 tests/python/match.py --help`` for the options; tests/python/README.md has
 examples. The last line printed is always ``N passed, M failed`` (games without / with an
-illegal move, time forfeit, crash, hang or missing result), and the exit status is 1 when any
-such error happened (unless --no-fail-on-errors), 2 on a usage or start-up error.
+illegal move, time forfeit, crash, hang or missing result by a judged engine: both unless
+--judge 1 or 2), and the exit status is 1 when any such error happened (unless
+--no-fail-on-errors), 2 on a usage or start-up error.
 """
 
 from __future__ import annotations
@@ -1014,6 +1015,9 @@ class MatchConfig:
     save_logs: str = "errors"  # errors | all | none
     adjudication: Adjudication = dataclasses.field(default_factory=Adjudication)
     event: str = "Horizon match"
+    # The engines whose errors fail a game (a missing result always does). A reference
+    # opponent's own faults, e.g. a time loss on a loaded machine, are reported but not judged.
+    judged: Tuple[int, ...] = (1, 2)
     quiet: bool = False  # no header and no per-game lines (errors are still printed)
     pgn_append: bool = False  # append to pgn_path instead of truncating it
     # Early stop besides the SPRT: called with engine 1's (W, D, L) after every finished game;
@@ -1036,6 +1040,7 @@ class MatchResult:
     interrupted: bool = False
     early_stop: Optional[str] = None  # the stop_rule's reason, if it stopped the match
     early_stop_at: Optional[int] = None  # games finished when it did
+    judged: Tuple[int, ...] = (1, 2)  # MatchConfig.judged
 
     def wdl(self) -> Tuple[int, int, int]:
         w = d = l = 0
@@ -1056,13 +1061,19 @@ class MatchResult:
                 counts[e.kind] += 1
         return counts
 
+    def judged_errors(self, record: GameRecord) -> List[GameError]:
+        return [e for e in record.errors if e.engine is None or e.engine in self.judged]
+
+    def unjudged_errors(self, record: GameRecord) -> List[GameError]:
+        return [e for e in record.errors if e.engine is not None and e.engine not in self.judged]
+
     @property
     def passed(self) -> int:
-        return sum(1 for r in self.records if not r.failed)
+        return sum(1 for r in self.records if not self.judged_errors(r))
 
     @property
     def failed(self) -> int:
-        return sum(1 for r in self.records if r.failed)
+        return sum(1 for r in self.records if self.judged_errors(r))
 
 
 class Match:
@@ -1230,7 +1241,7 @@ class Match:
             w, d, l = self._wdl(records)
             llr = sprt_llr(w, d, l, *cfg.sprt)
         return MatchResult(records, names, decision, decided_at, llr, time.perf_counter() - started,
-                           log_dir, stats, interrupted, early_stop or None, early_stop_at)
+                           log_dir, stats, interrupted, early_stop or None, early_stop_at, cfg.judged)
 
     @staticmethod
     def _wdl(records: Sequence[GameRecord]) -> Tuple[int, int, int]:
@@ -1319,14 +1330,21 @@ def summary_lines(cfg: MatchConfig, res: MatchResult) -> List[str]:
     if res.records:
         plies = [r.plies for r in res.records]
         lines.append(f"Game length    : mean {statistics.mean(plies):.0f} plies, max {max(plies)}")
-    failing = [r for r in res.records if r.failed]
+    failing = [r for r in res.records if res.judged_errors(r)]
     if failing:
         lines.append("Failed games   :")
         for r in sorted(failing, key=lambda r: r.number):
-            for e in r.errors:
+            for e in res.judged_errors(r):
                 lines.append(f"  game {r.number}: {e.describe(res.names).splitlines()[0]}")
-        if res.log_dir and cfg.save_logs != "none":
-            lines.append(f"  PGN and UCI logs of the failed games: {res.log_dir}/game-NNNN.pgn|.log")
+    unjudged = [r for r in res.records if res.unjudged_errors(r)]
+    if unjudged:
+        judged = " and ".join(res.names[i - 1] for i in res.judged)
+        lines.append(f"Not judged     : the opponent's own faults (only {judged} is judged)")
+        for r in sorted(unjudged, key=lambda r: r.number):
+            for e in res.unjudged_errors(r):
+                lines.append(f"  game {r.number}: {e.describe(res.names).splitlines()[0]}")
+    if (failing or unjudged) and res.log_dir and cfg.save_logs != "none":
+        lines.append(f"  PGN and UCI logs of these games: {res.log_dir}/game-NNNN.pgn|.log")
     if cfg.pgn_path:
         lines.append(f"PGN            : {cfg.pgn_path}")
     minutes, seconds = divmod(res.wall_seconds, 60)
@@ -1398,6 +1416,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--event", default="Horizon match", help="PGN Event tag")
     p.add_argument("--fail-on-errors", action=argparse.BooleanOptionalAction, default=True,
                    help="exit 1 if any illegal move, time forfeit, crash, hang or missing result happened (default on)")
+    p.add_argument("--judge", choices=("both", "1", "2"), default="both",
+                   help="whose errors fail a game: both engines (default) or only engine 1 or 2; the other's "
+                        "faults (e.g. a reference engine's time loss on a loaded machine) are reported, not judged")
     return p
 
 
@@ -1433,7 +1454,7 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         log_dir=args.log_dir, save_logs=args.save_logs,
         adjudication=Adjudication(args.resign_moves, args.resign_score, args.draw_moves, args.draw_score,
                                   args.draw_movenumber),
-        event=args.event)
+        event=args.event, judged=(1, 2) if args.judge == "both" else (int(args.judge),))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

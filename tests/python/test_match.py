@@ -332,6 +332,22 @@ def test_errors_are_detected_and_lose(tmp_path, fake, mode, kind, label):
     assert not (tmp_path / "logs" / "game-0002.pgn").exists()
 
 
+def test_judge_one_reports_but_does_not_fail_on_the_opponents_faults(tmp_path, fake):
+    # engine 2 overruns its clock on its 3rd move (game 1); only engine 1 is judged
+    status, text = run_match(tmp_path, fake("ok"), fake("slow", 3), games=2, extra=["--judge", "1"])
+    assert status == 0 and text.splitlines()[-1] == "2 passed, 0 failed", text
+    assert "time forfeits 1" in text and "Failed games" not in text
+    assert "Not judged     : the opponent's own faults (only Fake-ok is judged)" in text
+    assert "  game 1: forfeit (Fake-slow)" in text
+    assert (tmp_path / "logs" / "game-0001.pgn").exists()  # its log is kept all the same
+
+
+def test_judge_one_still_fails_on_its_own_faults(tmp_path, fake):
+    status, text = run_match(tmp_path, fake("slow", 3), fake("ok"), games=2, extra=["--judge", "1"])
+    assert status == 1 and text.splitlines()[-1] == "1 passed, 1 failed", text
+    assert "Not judged" not in text
+
+
 def test_no_fail_on_errors_and_tolerance(tmp_path, fake):
     status, text = run_match(tmp_path, fake("slow", 3), fake("ok"), games=1,
                              extra=["--no-fail-on-errors", "--tolerance-ms", "500"])
