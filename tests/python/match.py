@@ -1061,11 +1061,11 @@ class MatchResult:
                 counts[e.kind] += 1
         return counts
 
-    def judged_errors(self, record: GameRecord) -> List[GameError]:
-        return [e for e in record.errors if e.engine is None or e.engine in self.judged]
+    def is_judged(self, error: GameError) -> bool:
+        return error.engine is None or error.engine in self.judged
 
-    def unjudged_errors(self, record: GameRecord) -> List[GameError]:
-        return [e for e in record.errors if e.engine is not None and e.engine not in self.judged]
+    def judged_errors(self, record: GameRecord) -> List[GameError]:
+        return [e for e in record.errors if self.is_judged(e)]
 
     @property
     def passed(self) -> int:
@@ -1330,20 +1330,14 @@ def summary_lines(cfg: MatchConfig, res: MatchResult) -> List[str]:
     if res.records:
         plies = [r.plies for r in res.records]
         lines.append(f"Game length    : mean {statistics.mean(plies):.0f} plies, max {max(plies)}")
-    failing = [r for r in res.records if res.judged_errors(r)]
-    if failing:
-        lines.append("Failed games   :")
-        for r in sorted(failing, key=lambda r: r.number):
-            for e in res.judged_errors(r):
-                lines.append(f"  game {r.number}: {e.describe(res.names).splitlines()[0]}")
-    unjudged = [r for r in res.records if res.unjudged_errors(r)]
-    if unjudged:
-        judged = " and ".join(res.names[i - 1] for i in res.judged)
-        lines.append(f"Not judged     : the opponent's own faults (only {judged} is judged)")
-        for r in sorted(unjudged, key=lambda r: r.number):
-            for e in res.unjudged_errors(r):
-                lines.append(f"  game {r.number}: {e.describe(res.names).splitlines()[0]}")
-    if (failing or unjudged) and res.log_dir and cfg.save_logs != "none":
+    errors = [(r.number, e) for r in sorted(res.records, key=lambda r: r.number) for e in r.errors]
+    for judged, title in ((True, "Failed games   :"),
+                          (False, f"Not judged     : the opponent's own faults (only {res.names[res.judged[0] - 1]} is judged)")):
+        listed = [(n, e) for n, e in errors if res.is_judged(e) == judged]
+        if listed:
+            lines.append(title)
+            lines.extend(f"  game {n}: {e.describe(res.names).splitlines()[0]}" for n, e in listed)
+    if errors and res.log_dir and cfg.save_logs != "none":
         lines.append(f"  PGN and UCI logs of these games: {res.log_dir}/game-NNNN.pgn|.log")
     if cfg.pgn_path:
         lines.append(f"PGN            : {cfg.pgn_path}")
