@@ -686,6 +686,33 @@ fn spared_passed_pushes_fire_only_when_on() {
     assert!(pos.moves().contains(&best), "illegal {best:?}");
 }
 
+/// `ProbCutReduction` reaches the search: ProbCut is tried at every setting, the tree
+/// depends on how shallow its verifying search is, and the move stays legal.
+#[test]
+fn probcut_reduction_sets_the_verifying_depth() {
+    // WAC.055: a middlegame with captures to try against a raised beta.
+    let fen = "r3r1k1/pp1q1pp1/4b1p1/3p2B1/3Q1R2/8/PPP3PP/4R1K1 w - - 0 1";
+    let nodes: Vec<u64> = [2, 3, 4]
+        .into_iter()
+        .map(|reduction| {
+            let result = search_fen(
+                fen,
+                SearchConfig {
+                    probcut_reduction: reduction,
+                    ..SearchConfig::default()
+                },
+                10,
+            );
+            assert!(result.stats.probcut_tries > 0, "reduction {reduction}");
+            result.stats.total_nodes()
+        })
+        .collect();
+    assert!(
+        nodes[0] != nodes[1] && nodes[1] != nodes[2],
+        "the reduction changed nothing: {nodes:?}"
+    );
+}
+
 /// The speed switches (`TTEarlyPrefetch`, `EagerAccumulator`) change when work is done,
 /// never what is searched: the same nodes, value and move, with each counted when on and
 /// not when off, with the classic evaluation and with the built-in network.

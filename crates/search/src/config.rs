@@ -91,6 +91,10 @@ pub struct SearchConfig {
     pub tt_replacement: Replacement,
     /// Verify entries with 128 key bits instead of 64.
     pub tt_wide_keys: bool,
+    /// Lazy SMP: keep a key's entry that another thread stored in a deeper iteration of
+    /// this search against a shallower, inexact result (`TranspositionTable::store_with`),
+    /// so the main thread stops overwriting a helper's deeper work. One thread: no change.
+    pub tt_keep_deeper: bool,
     /// Also prefetch a child's table entry before the move is made, with the key the game
     /// predicts (`Game::predicted_key`), so the load overlaps making the move. Speed only:
     /// the tree is the same.
@@ -241,10 +245,14 @@ pub struct SearchConfig {
     /// `improving` and the correction history keep the static eval.
     pub tt_value_eval: bool,
     /// ProbCut: at non-PV nodes of depth ≥ `probcut_depth`, captures that beat
-    /// beta + `probcut_margin` in a search four plies shallower cut the node.
+    /// beta + `probcut_margin` in a search `probcut_reduction` plies shallower cut the node.
     pub probcut: bool,
     pub probcut_depth: i32,
     pub probcut_margin: i32,
+    /// How many plies shallower than the node the verifying search is (its child is searched
+    /// at `depth - 1 - probcut_reduction`); the table entry a cutoff stores is this much
+    /// shallower than the node.
+    pub probcut_reduction: i32,
     /// No ProbCut where the table already holds a search of at least `depth − 3` whose
     /// value stayed below the raised beta (Stockfish's guard): the table has looked deeper
     /// than the ProbCut search would and found no such gain.
@@ -371,6 +379,7 @@ impl Default for SearchConfig {
             tt: true,
             tt_replacement: Replacement::Bucket,
             tt_wide_keys: false,
+            tt_keep_deeper: false,
             tt_early_prefetch: true,
             eager_accumulator: true,
             tt_move: true,
@@ -438,6 +447,7 @@ impl Default for SearchConfig {
             probcut: true,
             probcut_depth: 5,
             probcut_margin: 125,
+            probcut_reduction: 4,
             probcut_table_guard: false,
             singular: true,
             singular_depth: 8,
@@ -514,6 +524,7 @@ impl SearchConfig {
             tt: false,
             tt_replacement: Replacement::Always,
             tt_wide_keys: false,
+            tt_keep_deeper: false,
             tt_early_prefetch: false,
             eager_accumulator: false,
             tt_move: false,

@@ -1,6 +1,7 @@
 //! ProbCut (Buro 1995, in the simplified form of today's engines): at a non-PV node deep
-//! enough, a capture that beats `beta + margin` in a search four plies shallower is taken as
-//! proof that the full-depth search would beat `beta` too. Captures are first tried with a
+//! enough, a capture that beats `beta + margin` in a search `probcut_reduction` plies
+//! shallower (four by default) is taken as proof that the full-depth search would beat
+//! `beta` too. Captures are first tried with a
 //! quiescence search, so most candidates cost little.
 
 use crate::game::Game;
@@ -9,9 +10,6 @@ use crate::score::{self, Bound};
 use crate::search::Probe;
 use crate::searcher::Searcher;
 use crate::tt::Store;
-
-/// How much shallower the verifying search is.
-const PROBCUT_REDUCTION: i32 = 4;
 
 /// `probcut_table_guard` trusts a table value searched at least this much shallower than the
 /// node: still deeper than the ProbCut search itself.
@@ -71,7 +69,7 @@ impl<G: Game> Searcher<G> {
                     game,
                     -raised_beta,
                     -raised_beta + 1,
-                    depth - 1 - PROBCUT_REDUCTION,
+                    depth - 1 - self.config.probcut_reduction,
                     ply + 1,
                     false,
                     true,
@@ -92,7 +90,7 @@ impl<G: Game> Searcher<G> {
                             mv: packed,
                             value: score::to_table(value, ply),
                             eval: self.raw_evals[ply],
-                            depth: depth - PROBCUT_REDUCTION,
+                            depth: depth - self.config.probcut_reduction,
                             bound: Bound::Lower,
                             iteration: self.root_depth as u8,
                             flags,

@@ -349,14 +349,16 @@ impl<G: Game> Searcher<G> {
         } else {
             entry
         };
-        let outcome = self.tt.store(
+        let outcome = self.tt.store_with(
             game.key(),
             game.key_extension(),
             self.config.tt_replacement,
+            self.config.tt_keep_deeper,
             entry,
         );
         match outcome {
             StoreOutcome::Skipped => {}
+            StoreOutcome::KeptDeeper => self.stats.tt_kept_deeper += 1,
             StoreOutcome::Overwrite => {
                 self.stats.tt_stores += 1;
                 self.stats.tt_overwrites += 1;

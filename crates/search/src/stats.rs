@@ -18,6 +18,8 @@ pub struct SearchStats {
     pub tt_cutoffs: u64,
     pub tt_stores: u64,
     pub tt_overwrites: u64,
+    /// Shallower results dropped to keep another thread's deeper entry (`tt_keep_deeper`).
+    pub tt_kept_deeper: u64,
     /// Table moves rejected by the legality check (hash collisions).
     pub tt_bad_moves: u64,
     /// Table cutoffs refused because the value rested on a repetition (GHI).
@@ -163,6 +165,7 @@ impl Default for SearchStats {
             tt_cutoffs: 0,
             tt_stores: 0,
             tt_overwrites: 0,
+            tt_kept_deeper: 0,
             tt_bad_moves: 0,
             tt_path_refusals: 0,
             ghi_exact_reuses: 0,
@@ -285,6 +288,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.tt_cutoffs += o.tt_cutoffs;
         self.tt_stores += o.tt_stores;
         self.tt_overwrites += o.tt_overwrites;
+        self.tt_kept_deeper += o.tt_kept_deeper;
         self.tt_bad_moves += o.tt_bad_moves;
         self.tt_path_refusals += o.tt_path_refusals;
         self.ghi_exact_reuses += o.ghi_exact_reuses;
@@ -379,13 +383,14 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "tt: probes {} hits {} ({:.1}%) cutoffs {} stores {} overwrites {} bad-moves {} path-refusals {} ghi-exact-reuses {} early-prefetches {} eager-preparations {}",
+            "tt: probes {} hits {} ({:.1}%) cutoffs {} stores {} overwrites {} kept-deeper {} bad-moves {} path-refusals {} ghi-exact-reuses {} early-prefetches {} eager-preparations {}",
             self.tt_probes,
             self.tt_hits,
             pct(self.tt_hits, self.tt_probes),
             self.tt_cutoffs,
             self.tt_stores,
             self.tt_overwrites,
+            self.tt_kept_deeper,
             self.tt_bad_moves,
             self.tt_path_refusals,
             self.ghi_exact_reuses,

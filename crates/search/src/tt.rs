@@ -171,6 +171,9 @@ pub enum StoreOutcome {
     Overwrite,
     /// The policy kept the old entry and dropped the new one.
     Skipped,
+    /// This key's deeper entry of the current search was kept and the shallower result
+    /// dropped (`keep_deeper`).
+    KeptDeeper,
 }
 
 /// One entry's words as loaded (a plain-value snapshot).
@@ -227,6 +230,11 @@ impl Words {
         self.meta as u8
     }
 
+    #[inline]
+    fn iteration(self) -> u8 {
+        (self.meta >> 8) as u8
+    }
+
     /// Only meaningful for a non-empty entry.
     fn hit(self) -> Hit {
         let bound = match (self.data >> BOUND_SHIFT) & 3 {
@@ -241,7 +249,7 @@ impl Words {
             depth: self.depth(),
             bound,
             generation: self.generation(),
-            iteration: (self.meta >> 8) as u8,
+            iteration: self.iteration(),
             flags: (self.data >> FLAGS_SHIFT) as u8,
             path_signature: self.meta >> PATH_SIGNATURE_SHIFT,
         }
@@ -449,6 +457,23 @@ impl TranspositionTable {
         policy: Replacement,
         entry: &Store,
     ) -> StoreOutcome {
+        self.store_with(key, key_ext, policy, false, entry)
+    }
+
+    /// [`Self::store`], and with `keep_deeper` this key's entry is not refreshed by a
+    /// shallower, inexact result when the entry was stored in this search by a deeper
+    /// iteration than the storer's own, that is by another thread ahead of it (Lazy SMP: a
+    /// helper an iteration ahead stores deeper results for the positions the main thread
+    /// reaches next, and the main thread's shallower results would overwrite them). One
+    /// thread never meets such an entry, so its search is unchanged.
+    pub fn store_with(
+        &self,
+        key: u64,
+        key_ext: u64,
+        policy: Replacement,
+        keep_deeper: bool,
+        entry: &Store,
+    ) -> StoreOutcome {
         let group = self.group(key, policy);
         // One snapshot of the group decides; a concurrent writer may change it meanwhile,
         // which at worst loses an entry (never corrupts one: torn words fail verification).
@@ -466,6 +491,14 @@ impl TranspositionTable {
         // This key's own entry is refreshed wherever it sits in the group. A 64-bit match is
         // enough: a position colliding on all 64 bits has nothing better to keep.
         if let Some(i) = old.iter().position(|w| w.holds(key)) {
+            if keep_deeper
+                && old[i].generation() == generation
+                && old[i].iteration() > entry.iteration
+                && old[i].depth() > depth
+                && entry.bound != Bound::Exact
+            {
+                return StoreOutcome::KeptDeeper;
+            }
             // A store without a move (fail low) keeps the move an earlier search found, unless
             // the 128-bit extension shows that entry was another position's.
             let mv = if entry.mv == 0 && old[i].key_ext() == key_ext {
@@ -777,6 +810,57 @@ mod tests {
             assert_eq!(tt.probe(42, 0xBBBB, true, policy), None);
             assert!(tt.probe(42, 0xBBBB, false, policy).is_some());
         }
+    }
+
+    #[test]
+    fn keep_deeper_spares_only_another_iterations_deeper_entry_of_this_search() {
+        let tt = TranspositionTable::new(0);
+        let policy = Replacement::Bucket;
+        let at = |iteration: u8, depth: i32, bound: Bound| Store {
+            iteration,
+            bound,
+            ..entry(7, depth, depth)
+        };
+        let depth_of = |key| tt.probe(key, 0, false, policy).unwrap().depth;
+        // A helper's iteration 12 stored depth 9; the main thread's iteration 11 brings 6.
+        tt.store(1, 0, policy, &at(12, 9, Bound::Lower));
+        let shallower = at(11, 6, Bound::Upper);
+        assert_eq!(
+            tt.store_with(1, 0, policy, true, &shallower),
+            StoreOutcome::KeptDeeper
+        );
+        assert_eq!(depth_of(1), 9);
+        // Without the switch, or with an exact result, the key's entry is refreshed.
+        assert_eq!(
+            tt.store_with(1, 0, policy, false, &shallower),
+            StoreOutcome::SameKey
+        );
+        assert_eq!(depth_of(1), 6);
+        tt.store(2, 0, policy, &at(12, 9, Bound::Lower));
+        let exact = at(11, 6, Bound::Exact);
+        assert_eq!(
+            tt.store_with(2, 0, policy, true, &exact),
+            StoreOutcome::SameKey
+        );
+        // The storer's own iteration (one thread), or a shallower entry: refreshed.
+        tt.store(3, 0, policy, &at(11, 9, Bound::Lower));
+        assert_eq!(
+            tt.store_with(3, 0, policy, true, &shallower),
+            StoreOutcome::SameKey
+        );
+        tt.store(4, 0, policy, &at(12, 5, Bound::Lower));
+        assert_eq!(
+            tt.store_with(4, 0, policy, true, &shallower),
+            StoreOutcome::SameKey
+        );
+        // An entry of an earlier search is not spared.
+        tt.store(5, 0, policy, &at(12, 9, Bound::Lower));
+        tt.new_search();
+        assert_eq!(
+            tt.store_with(5, 0, policy, true, &shallower),
+            StoreOutcome::SameKey
+        );
+        assert_eq!(depth_of(5), 6);
     }
 
     #[test]

@@ -601,6 +601,7 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
         .expect("config")
         .1;
     let mut reversed_root_searches = 0;
+    let mut kept_deeper = 0;
     for seed in SEEDS {
         for depth in [4u32, 5, 6] {
             let expected = negamax(&mut tree(seed, depth as usize), depth);
@@ -612,6 +613,7 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                         smp_helper_skip: switches,
                         smp_best_thread: switches,
                         smp_root_order: switches,
+                        tt_keep_deeper: switches,
                         ..exact.clone()
                     };
                     let mut main = Searcher::<RandomTree>::standalone(config.clone(), 4);
@@ -639,8 +641,10 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                     );
                     assert_eq!(result.threads.len(), threads);
                     reversed_root_searches += result.stats.smp_root_reversed;
+                    kept_deeper += result.stats.tt_kept_deeper;
                     if !switches {
                         assert_eq!(result.stats.smp_root_reversed, 0);
+                        assert_eq!(result.stats.tt_kept_deeper, 0);
                     }
                 }
             }
@@ -648,6 +652,8 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
     }
     // The helpers' reversed root order (`smp_root_order`) was exercised, not skipped.
     assert!(reversed_root_searches > 0);
+    // So was `tt_keep_deeper`: some thread met another's deeper entry and kept it.
+    assert!(kept_deeper > 0, "no deeper entry kept");
 }
 
 /// Records the node count of each iteration's report.

@@ -187,6 +187,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "verify entries with 128-bit keys"
     ),
     check!(
+        "TTKeepDeeper",
+        tt_keep_deeper,
+        "keep another thread's deeper entry against a shallower, inexact result (Lazy SMP)"
+    ),
+    check!(
         "TTEarlyPrefetch",
         tt_early_prefetch,
         "prefetch the child's table entry before the move is made (speed)"
@@ -568,6 +573,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         0,
         2000,
         "margin over beta"
+    ),
+    spin!(
+        "ProbCutReduction",
+        probcut_reduction,
+        i32,
+        1,
+        8,
+        "plies the verifying search is shallower than the node"
     ),
     check!(
         "ProbCutTableGuard",
