@@ -1,8 +1,8 @@
 //! ProbCut (Buro 1995, in the simplified form of today's engines): at a non-PV node deep
 //! enough, a capture that beats `beta + margin` in a search `probcut_reduction` plies
 //! shallower (four by default) is taken as proof that the full-depth search would beat
-//! `beta` too. Captures are first tried with a
-//! quiescence search, so most candidates cost little.
+//! `beta` too. Captures are first tried with a quiescence search, so most candidates cost
+//! little.
 
 use crate::game::Game;
 use crate::ordering::MovePicker;

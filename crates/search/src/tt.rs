@@ -171,8 +171,8 @@ pub enum StoreOutcome {
     Overwrite,
     /// The policy kept the old entry and dropped the new one.
     Skipped,
-    /// This key's deeper entry of the current search was kept and the shallower result
-    /// dropped (`keep_deeper`).
+    /// This key's deeper entry, stored in this search by a deeper iteration (another
+    /// thread), was kept and the shallower result dropped (`keep_deeper`).
     KeptDeeper,
 }
 
