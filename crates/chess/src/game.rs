@@ -47,7 +47,7 @@ impl Game for Position {
         Position::set_eval_knowledge(self, knowledge);
     }
 
-    fn eval_knowledge_counts(&self) -> [u64; 3] {
+    fn eval_knowledge_counts(&self) -> [u64; 4] {
         Position::eval_knowledge_counts(self)
     }
 

@@ -88,7 +88,7 @@ pub struct Position {
     /// The classic evaluation's switchable knowledge (`MopUp`, `KPKBitbase`), and how many
     /// evaluations each changed.
     knowledge: EvalKnowledge,
-    knowledge_counts: [u64; 3],
+    knowledge_counts: [u64; 4],
     /// Endgame tables the search probes (shared by every thread's copy).
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
@@ -122,7 +122,7 @@ impl Position {
             pawn_table: PawnTable::default(),
             eval_cache: EvalCache::default(),
             knowledge: EvalKnowledge::default(),
-            knowledge_counts: [0; 3],
+            knowledge_counts: [0; 4],
             tablebases: None,
             nnue: None,
             check_info: CheckInfo::default(),
@@ -142,8 +142,23 @@ impl Position {
             Some(nnue) => {
                 let top = self.top;
                 let (knowledge, counts) = (self.knowledge, &mut self.knowledge_counts);
+                let pawn_table = &mut self.pawn_table;
                 self.eval_cache.get_or_insert(frame.key, || {
-                    let value = nnue.evaluate(top, chess);
+                    let mut value = nnue.evaluate(top, chess);
+                    if knowledge.network_classic_blend > 0 && eval::classic_blend_applies(chess) {
+                        let classic = eval::evaluate_with_psqt(
+                            chess,
+                            pawn_table,
+                            frame.psqt,
+                            (knowledge, &mut *counts),
+                        );
+                        value = eval::blend_network_value(
+                            value,
+                            classic,
+                            knowledge.network_classic_blend,
+                        );
+                        counts[3] += 1;
+                    }
                     if knowledge.network_endgame_scale {
                         eval::scale_network_value(chess, value, &mut counts[2])
                     } else {
@@ -185,9 +200,10 @@ impl Position {
         eval::evaluate_with_psqt(&frame.chess, &mut self.pawn_table, frame.psqt, knowledge)
     }
 
-    /// Evaluations the switchable knowledge changed so far: by the mop-up gradient, and
-    /// scored by the KPK bitbase.
-    pub fn eval_knowledge_counts(&self) -> [u64; 3] {
+    /// Evaluations the switchable knowledge changed so far: by the mop-up gradient, scored
+    /// by the KPK bitbase, network values scaled in drawish endings, and network values
+    /// blended with the classic evaluation.
+    pub fn eval_knowledge_counts(&self) -> [u64; 4] {
         self.knowledge_counts
     }
 

@@ -643,6 +643,63 @@ fn cached_network_evaluations_are_the_networks_own() {
     );
 }
 
+/// `NetworkClassicBlend`: with six men or fewer the evaluation is the network's value and
+/// the classic one mixed by the percentage (100: the classic value itself), counted once per
+/// evaluation; with more men the network's value is left alone and nothing is counted.
+#[test]
+fn the_classic_blend_mixes_both_evaluations_in_small_endings() {
+    use horizon_search::EvalKnowledge;
+    let network = Arc::new(Network::embedded().expect("the built-in network"));
+    let simd = Simd::detect();
+    let blend = |percent: u8| EvalKnowledge {
+        network_classic_blend: percent,
+        ..EvalKnowledge::default()
+    };
+    // (network, classic, blended 50%, blended 100%, blends counted)
+    let values = |fen: &str| {
+        let mut pos = with_network(fen, &network, simd);
+        let network_value = pos.evaluate();
+        let classic = pos.evaluate_classic();
+        pos.set_eval_knowledge(blend(50));
+        let half = pos.evaluate();
+        pos.set_eval_knowledge(blend(100));
+        let full = pos.evaluate();
+        // A cached value is not blended (or counted) again.
+        assert_eq!(pos.evaluate(), full, "{fen}");
+        (
+            network_value,
+            classic,
+            half,
+            full,
+            pos.eval_knowledge_counts()[3],
+        )
+    };
+    for fen in [
+        "8/8/8/3R4/2K5/6pp/k7/8 w - - 0 1",
+        "8/8/8/3R4/2K5/6pp/k7/8 b - - 0 1",
+        "3R4/8/8/8/3K4/p6p/4k3/8 w - - 0 1",
+        "4k3/3R4/1b1K4/8/8/8/8/8 w - - 0 1",
+        "8/4r3/7P/8/6P1/8/k4K2/8 b - - 0 1",
+    ] {
+        let (network_value, classic, half, full, count) = values(fen);
+        assert_ne!(
+            network_value, classic,
+            "{fen}: the two evaluations must differ"
+        );
+        assert_eq!(full, classic, "{fen}");
+        assert_eq!(half, (network_value + classic) / 2, "{fen}");
+        assert_eq!(count, 2, "{fen}");
+    }
+    for fen in STARTS {
+        let (network_value, _, half, full, count) = values(fen);
+        assert_eq!(
+            (half, full, count),
+            (network_value, network_value, 0),
+            "{fen}"
+        );
+    }
+}
+
 /// `NetworkEndgameScale`: the built-in network's value times the classic endgame scale,
 /// blended by phase. Rook against bishop without pawns: scale 8 of 64 at phase 3 (rook 2,
 /// bishop 1) blends to (64·3 + 8·21) / 24 = 15 of 64. Opposite bishops alone with pawns,

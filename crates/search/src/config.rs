@@ -115,6 +115,10 @@ pub struct SearchConfig {
     /// The network's evaluation multiplied by the classic evaluation's endgame scale in
     /// drawish endings (chess: `eval/endgame.rs`, `scale`): the network learned few of them.
     pub network_endgame_scale: bool,
+    /// Percent of the classic evaluation blended into the network's in endings of at most
+    /// six men (0: the network alone; chess: `Position::evaluate`). Each evaluation reads
+    /// endgames the other misjudges (`docs/strength.md`).
+    pub network_classic_blend: i32,
 
     // Move ordering.
     /// Knowledge heuristic: winning/equal captures by SEE and MVV-LVA first, promotions,
@@ -386,6 +390,7 @@ impl Default for SearchConfig {
             mop_up: false,
             kpk_bitbase: false,
             network_endgame_scale: false,
+            network_classic_blend: 0,
             knowledge: true,
             knowledge_see: true,
             killers: true,
@@ -501,6 +506,8 @@ pub struct EvalKnowledge {
     pub mop_up: bool,
     pub kpk_bitbase: bool,
     pub network_endgame_scale: bool,
+    /// `SearchConfig::network_classic_blend`, 0..=100.
+    pub network_classic_blend: u8,
 }
 
 impl SearchConfig {
@@ -510,6 +517,7 @@ impl SearchConfig {
             mop_up: self.mop_up,
             kpk_bitbase: self.kpk_bitbase,
             network_endgame_scale: self.network_endgame_scale,
+            network_classic_blend: self.network_classic_blend.clamp(0, 100) as u8,
         }
     }
 
@@ -531,6 +539,7 @@ impl SearchConfig {
             mop_up: false,
             kpk_bitbase: false,
             network_endgame_scale: false,
+            network_classic_blend: 0,
             knowledge: false,
             knowledge_see: false,
             killers: false,

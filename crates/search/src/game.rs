@@ -77,10 +77,10 @@ pub trait Game: Clone + Send + 'static {
     /// without such knowledge ignores it.
     fn set_eval_knowledge(&mut self, _knowledge: EvalKnowledge) {}
     /// Evaluations the knowledge has changed so far (running counts): by the mop-up
-    /// gradient, scored by the KPK bitbase, and network evaluations scaled down in drawish
-    /// endings.
-    fn eval_knowledge_counts(&self) -> [u64; 3] {
-        [0; 3]
+    /// gradient, scored by the KPK bitbase, network evaluations scaled down in drawish
+    /// endings, and network evaluations blended with the classic one.
+    fn eval_knowledge_counts(&self) -> [u64; 4] {
+        [0; 4]
     }
     /// Plies played since the game object was set up (game history plus search path).
     fn ply(&self) -> usize;

@@ -150,6 +150,9 @@ pub struct SearchStats {
     /// Network evaluations the classic endgame scale shrank (`NetworkEndgameScale`), cached
     /// ones not counted again.
     pub network_scaled_evals: u64,
+    /// Network evaluations blended with the classic one (`NetworkClassicBlend`), cached
+    /// ones not counted again.
+    pub network_blended_evals: u64,
     /// Nodes (main + quiescence) when each iteration finished, by iteration depth.
     pub iteration_nodes: Vec<(u32, u64)>,
 }
@@ -244,6 +247,7 @@ impl Default for SearchStats {
             mop_up_evals: 0,
             kpk_evals: 0,
             network_scaled_evals: 0,
+            network_blended_evals: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -365,6 +369,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.mop_up_evals += o.mop_up_evals;
         self.kpk_evals += o.kpk_evals;
         self.network_scaled_evals += o.network_scaled_evals;
+        self.network_blended_evals += o.network_blended_evals;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -500,7 +505,7 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); mop-up evaluations {}; KPK bitbase evaluations {}; network evaluations scaled {}; staged generation: cutoffs before quiet generation {}",
+            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); mop-up evaluations {}; KPK bitbase evaluations {}; network evaluations scaled {} blended {}; staged generation: cutoffs before quiet generation {}",
             self.eval_cache_probes,
             self.eval_cache_hits,
             pct(self.eval_cache_hits, self.eval_cache_probes),
@@ -510,6 +515,7 @@ impl fmt::Display for SearchStats {
             self.mop_up_evals,
             self.kpk_evals,
             self.network_scaled_evals,
+            self.network_blended_evals,
             self.staged_quiet_skips
         )
     }

@@ -217,6 +217,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         network_endgame_scale,
         "network evaluation: scaled down in drawish endings by the classic endgame scale"
     ),
+    spin!(
+        "NetworkClassicBlend",
+        network_classic_blend,
+        i32,
+        0,
+        100,
+        "network evaluation: percent of the classic evaluation mixed in with six men or fewer"
+    ),
     check!(
         "Knowledge",
         knowledge,

@@ -185,6 +185,25 @@ pub(crate) fn kpk_score(chess: &Chess) -> Option<i32> {
     })
 }
 
+/// Most men (kings included) on the board where `NetworkClassicBlend` mixes the classic
+/// evaluation into the network's.
+pub(crate) const CLASSIC_BLEND_MAX_MEN: u32 = 6;
+
+/// Whether `NetworkClassicBlend` applies to `chess`: an ending of at most
+/// [`CLASSIC_BLEND_MAX_MEN`] men.
+#[inline]
+pub(crate) fn classic_blend_applies(chess: &Chess) -> bool {
+    chess.board().occupied().count() as u32 <= CLASSIC_BLEND_MAX_MEN
+}
+
+/// `percent` of the classic value and the rest of the network's (both the side to move's
+/// view), rounded toward zero. In `i64`: the network's value may be any `i32`.
+#[inline]
+pub(crate) fn blend_network_value(network: i32, classic: i32, percent: u8) -> i32 {
+    let percent = i64::from(percent.min(100));
+    ((i64::from(network) * (100 - percent) + i64::from(classic) * percent) / 100) as i32
+}
+
 /// The network's `value` (side to move's view) with the classic knowledge of drawish
 /// endings (`NetworkEndgameScale`): multiplied by [`scale`], blended by the material phase
 /// as the classic evaluation blends its endgame half, so that a full middlegame keeps its

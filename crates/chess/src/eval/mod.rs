@@ -35,7 +35,7 @@ pub(crate) use pawns::{non_pawn_key, pawn_key};
 pub use trace::{EvalBreakdown, Features, breakdown, breakdown_with, features};
 
 use bits::side;
-pub(crate) use endgame::scale_network_value;
+pub(crate) use endgame::{blend_network_value, classic_blend_applies, scale_network_value};
 use layout::NUM_WEIGHTS;
 
 /// Phase of a full set of pieces (and the cap for positions with promoted material).
@@ -267,7 +267,7 @@ pub fn evaluate_with(chess: &Chess, pawn_table: &mut PawnTable) -> i32 {
         chess,
         Some(pawn_table),
         None,
-        (EvalKnowledge::default(), &mut [0; 3]),
+        (EvalKnowledge::default(), &mut [0; 4]),
     )
 }
 
@@ -280,14 +280,14 @@ pub(crate) fn evaluate_with_psqt(
     chess: &Chess,
     pawn_table: &mut PawnTable,
     psqt: i32,
-    knowledge: (EvalKnowledge, &mut [u64; 3]),
+    knowledge: (EvalKnowledge, &mut [u64; 4]),
 ) -> i32 {
     finish(chess, Some(pawn_table), Some(psqt), knowledge)
 }
 
 /// Static evaluation without a pawn hash (tests, tools).
 pub fn evaluate(chess: &Chess) -> i32 {
-    finish(chess, None, None, (EvalKnowledge::default(), &mut [0; 3]))
+    finish(chess, None, None, (EvalKnowledge::default(), &mut [0; 4]))
 }
 
 #[inline(always)]
@@ -295,7 +295,7 @@ fn finish(
     chess: &Chess,
     pawn_table: Option<&mut PawnTable>,
     psqt: Option<i32>,
-    (knowledge, counts): (EvalKnowledge, &mut [u64; 3]),
+    (knowledge, counts): (EvalKnowledge, &mut [u64; 4]),
 ) -> i32 {
     if knowledge.kpk_bitbase
         && let Some(white) = endgame::kpk_score(chess)

@@ -156,7 +156,7 @@ mod tests {
                     &chess,
                     &mut table,
                     fresh,
-                    (Default::default(), &mut [0; 3])
+                    (Default::default(), &mut [0; 4])
                 ),
                 eval::evaluate(&chess)
             );
