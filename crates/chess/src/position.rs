@@ -85,8 +85,8 @@ pub struct Position {
     pawn_table: PawnTable,
     /// Classic evaluations by key (per position, so per search thread).
     eval_cache: EvalCache,
-    /// The classic evaluation's switchable knowledge (`MopUp`, `KPKBitbase`), and how many
-    /// evaluations each changed.
+    /// The evaluation's switchable knowledge (`MopUp`, `KPKBitbase`, `NetworkEndgameScale`,
+    /// `NetworkClassicBlend`), and how many evaluations each changed.
     knowledge: EvalKnowledge,
     knowledge_counts: [u64; 4],
     /// Endgame tables the search probes (shared by every thread's copy).
