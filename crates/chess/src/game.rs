@@ -1,6 +1,6 @@
 //! Chess as a [`horizon_search::Game`]: the search core's view of a [`Position`].
 
-use horizon_search::{Draw, EvalKnowledge, Game, NoMoves, TableOutcome};
+use horizon_search::{Draw, EvalKnowledge, EvalKnowledgeCounts, Game, NoMoves, TableOutcome};
 use shakmaty::{Color, Move, MoveList, Position as _, Rank, Role};
 
 use crate::encoding::PackedMove;
@@ -47,7 +47,7 @@ impl Game for Position {
         Position::set_eval_knowledge(self, knowledge);
     }
 
-    fn eval_knowledge_counts(&self) -> [u64; 4] {
+    fn eval_knowledge_counts(&self) -> EvalKnowledgeCounts {
         Position::eval_knowledge_counts(self)
     }
 

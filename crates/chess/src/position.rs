@@ -15,7 +15,7 @@ use shakmaty::{
 
 use std::sync::Arc;
 
-use horizon_search::EvalKnowledge;
+use horizon_search::{EvalKnowledge, EvalKnowledgeCounts};
 
 use crate::check::CheckInfo;
 use crate::error::{MoveParseError, PositionParseError};
@@ -88,7 +88,7 @@ pub struct Position {
     /// The evaluation's switchable knowledge (`MopUp`, `KPKBitbase`, `NetworkEndgameScale`,
     /// `NetworkClassicBlend`), and how many evaluations each changed.
     knowledge: EvalKnowledge,
-    knowledge_counts: [u64; 4],
+    knowledge_counts: EvalKnowledgeCounts,
     /// Endgame tables the search probes (shared by every thread's copy).
     tablebases: Option<Arc<Tablebases>>,
     /// The neural evaluation's network and accumulators, when it replaces the classic one.
@@ -122,7 +122,7 @@ impl Position {
             pawn_table: PawnTable::default(),
             eval_cache: EvalCache::default(),
             knowledge: EvalKnowledge::default(),
-            knowledge_counts: [0; 4],
+            knowledge_counts: EvalKnowledgeCounts::default(),
             tablebases: None,
             nnue: None,
             check_info: CheckInfo::default(),
@@ -157,10 +157,10 @@ impl Position {
                             classic,
                             knowledge.network_classic_blend,
                         );
-                        counts[3] += 1;
+                        counts.network_blended += 1;
                     }
                     if knowledge.network_endgame_scale {
-                        eval::scale_network_value(chess, value, &mut counts[2])
+                        eval::scale_network_value(chess, value, &mut counts.network_scaled)
                     } else {
                         value
                     }
@@ -200,10 +200,8 @@ impl Position {
         eval::evaluate_with_psqt(&frame.chess, &mut self.pawn_table, frame.psqt, knowledge)
     }
 
-    /// Evaluations the switchable knowledge changed so far: by the mop-up gradient, scored
-    /// by the KPK bitbase, network values scaled in drawish endings, and network values
-    /// blended with the classic evaluation.
-    pub fn eval_knowledge_counts(&self) -> [u64; 4] {
+    /// Evaluations the switchable knowledge changed so far.
+    pub fn eval_knowledge_counts(&self) -> EvalKnowledgeCounts {
         self.knowledge_counts
     }
 

@@ -671,7 +671,7 @@ fn the_classic_blend_mixes_both_evaluations_in_small_endings() {
             classic,
             half,
             full,
-            pos.eval_knowledge_counts()[3],
+            pos.eval_knowledge_counts().network_blended,
         )
     };
     for fen in [
@@ -719,7 +719,7 @@ fn the_endgame_scale_shrinks_network_values_of_drawish_endings() {
         let plain = pos.evaluate();
         pos.set_eval_knowledge(on);
         let scaled = pos.evaluate();
-        (plain, scaled, pos.eval_knowledge_counts()[2])
+        (plain, scaled, pos.eval_knowledge_counts().network_scaled)
     };
     for (fen, blended) in [
         ("8/8/8/4k3/8/8/2KR4/5b2 w - - 0 1", 15),

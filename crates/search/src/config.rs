@@ -510,6 +510,32 @@ pub struct EvalKnowledge {
     pub network_classic_blend: u8,
 }
 
+/// Evaluations the switchable knowledge changed (running counts kept by the game,
+/// `Game::eval_knowledge_counts`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalKnowledgeCounts {
+    /// Classic evaluations the mop-up gradient changed.
+    pub mop_up: u64,
+    /// Positions scored by the KPK bitbase.
+    pub kpk: u64,
+    /// Network values scaled down in drawish endings (`network_endgame_scale`).
+    pub network_scaled: u64,
+    /// Network values blended with the classic evaluation (`network_classic_blend`).
+    pub network_blended: u64,
+}
+
+impl EvalKnowledgeCounts {
+    /// The counts gained since `start` (an earlier reading of the same counters).
+    pub fn since(self, start: EvalKnowledgeCounts) -> EvalKnowledgeCounts {
+        EvalKnowledgeCounts {
+            mop_up: self.mop_up - start.mop_up,
+            kpk: self.kpk - start.kpk,
+            network_scaled: self.network_scaled - start.network_scaled,
+            network_blended: self.network_blended - start.network_blended,
+        }
+    }
+}
+
 impl SearchConfig {
     /// The evaluation's switches of this configuration.
     pub fn eval_knowledge(&self) -> EvalKnowledge {

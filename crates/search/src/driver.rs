@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::aspiration::Window;
-use crate::config::Algorithm;
+use crate::config::{Algorithm, EvalKnowledgeCounts};
 use crate::game::{Game, NoMoves};
 use crate::pruning::{LmrTable, MoveScores};
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
@@ -273,13 +273,17 @@ impl<G: Game> Searcher<G> {
 
     /// The evaluation caches' probes and hits, and the evaluations the switchable knowledge
     /// changed, since the search's start (the counters then).
-    fn count_eval_cache(&mut self, game: &G, (start, knowledge): ([(u64, u64); 2], [u64; 4])) {
+    fn count_eval_cache(
+        &mut self,
+        game: &G,
+        (start, knowledge): ([(u64, u64); 2], EvalKnowledgeCounts),
+    ) {
         let [(probes, hits), (pawn_probes, pawn_hits)] = game.eval_cache_counters();
-        let [mop_up, kpk, network_scaled, network_blended] = game.eval_knowledge_counts();
-        self.stats.mop_up_evals = mop_up - knowledge[0];
-        self.stats.kpk_evals = kpk - knowledge[1];
-        self.stats.network_scaled_evals = network_scaled - knowledge[2];
-        self.stats.network_blended_evals = network_blended - knowledge[3];
+        let changed = game.eval_knowledge_counts().since(knowledge);
+        self.stats.mop_up_evals = changed.mop_up;
+        self.stats.kpk_evals = changed.kpk;
+        self.stats.network_scaled_evals = changed.network_scaled;
+        self.stats.network_blended_evals = changed.network_blended;
         self.stats.eval_cache_probes = probes - start[0].0;
         self.stats.eval_cache_hits = hits - start[0].1;
         self.stats.pawn_cache_probes = pawn_probes - start[1].0;

@@ -5,7 +5,7 @@
 
 use std::fmt::Debug;
 
-use crate::config::EvalKnowledge;
+use crate::config::{EvalKnowledge, EvalKnowledgeCounts};
 
 /// Why a position is drawn without searching it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,11 +76,9 @@ pub trait Game: Clone + Send + 'static {
     /// Sets the evaluation's switchable knowledge (`SearchConfig::eval_knowledge`); a game
     /// without such knowledge ignores it.
     fn set_eval_knowledge(&mut self, _knowledge: EvalKnowledge) {}
-    /// Evaluations the knowledge has changed so far (running counts): by the mop-up
-    /// gradient, scored by the KPK bitbase, network evaluations scaled down in drawish
-    /// endings, and network evaluations blended with the classic one.
-    fn eval_knowledge_counts(&self) -> [u64; 4] {
-        [0; 4]
+    /// Evaluations the knowledge has changed so far (running counts).
+    fn eval_knowledge_counts(&self) -> EvalKnowledgeCounts {
+        EvalKnowledgeCounts::default()
     }
     /// Plies played since the game object was set up (game history plus search path).
     fn ply(&self) -> usize;

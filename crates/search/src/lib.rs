@@ -47,7 +47,7 @@ mod tablebase;
 pub mod threads;
 pub mod tt;
 
-pub use config::{EvalKnowledge, SearchConfig};
+pub use config::{EvalKnowledge, EvalKnowledgeCounts, SearchConfig};
 pub use game::{Draw, Game, NoMoves, TableOutcome};
 pub use limits::{Limits, SearchControl};
 pub use score::Bound;

@@ -26,7 +26,7 @@ mod threats;
 pub mod trace;
 pub mod weights;
 
-use horizon_search::EvalKnowledge;
+use horizon_search::{EvalKnowledge, EvalKnowledgeCounts};
 use shakmaty::{Chess, Color, Position as _, Role};
 
 pub use cache::EvalCache;
@@ -267,7 +267,10 @@ pub fn evaluate_with(chess: &Chess, pawn_table: &mut PawnTable) -> i32 {
         chess,
         Some(pawn_table),
         None,
-        (EvalKnowledge::default(), &mut [0; 4]),
+        (
+            EvalKnowledge::default(),
+            &mut EvalKnowledgeCounts::default(),
+        ),
     )
 }
 
@@ -280,14 +283,22 @@ pub(crate) fn evaluate_with_psqt(
     chess: &Chess,
     pawn_table: &mut PawnTable,
     psqt: i32,
-    knowledge: (EvalKnowledge, &mut [u64; 4]),
+    knowledge: (EvalKnowledge, &mut EvalKnowledgeCounts),
 ) -> i32 {
     finish(chess, Some(pawn_table), Some(psqt), knowledge)
 }
 
 /// Static evaluation without a pawn hash (tests, tools).
 pub fn evaluate(chess: &Chess) -> i32 {
-    finish(chess, None, None, (EvalKnowledge::default(), &mut [0; 4]))
+    finish(
+        chess,
+        None,
+        None,
+        (
+            EvalKnowledge::default(),
+            &mut EvalKnowledgeCounts::default(),
+        ),
+    )
 }
 
 #[inline(always)]
@@ -295,12 +306,12 @@ fn finish(
     chess: &Chess,
     pawn_table: Option<&mut PawnTable>,
     psqt: Option<i32>,
-    (knowledge, counts): (EvalKnowledge, &mut [u64; 4]),
+    (knowledge, counts): (EvalKnowledge, &mut EvalKnowledgeCounts),
 ) -> i32 {
     if knowledge.kpk_bitbase
         && let Some(white) = endgame::kpk_score(chess)
     {
-        counts[1] += 1;
+        counts.kpk += 1;
         return match chess.turn() {
             Color::White => white,
             Color::Black => -white,
@@ -318,7 +329,7 @@ fn finish(
             let mut gradient = 0;
             if knowledge.mop_up && scale != 0 {
                 gradient = endgame::mop_up(&ctx);
-                counts[0] += u64::from(gradient != 0);
+                counts.mop_up += u64::from(gradient != 0);
             }
             taper(mg, eg, phase, scale) + gradient
         }

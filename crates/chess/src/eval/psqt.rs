@@ -156,7 +156,7 @@ mod tests {
                     &chess,
                     &mut table,
                     fresh,
-                    (Default::default(), &mut [0; 4])
+                    (Default::default(), &mut Default::default())
                 ),
                 eval::evaluate(&chess)
             );

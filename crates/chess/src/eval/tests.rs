@@ -5,7 +5,7 @@ use shakmaty::{CastlingMode, EnPassantMode, FromSetup, Position as _, PositionEr
 
 use super::*;
 use crate::{Position, START_FEN};
-use horizon_search::EvalKnowledge;
+use horizon_search::{EvalKnowledge, EvalKnowledgeCounts};
 
 fn chess(fen: &str) -> Chess {
     Position::from_fen(fen)
@@ -242,7 +242,7 @@ fn mop_up_drives_the_defending_king_to_the_edge() {
             pos,
             table,
             psqt::from_scratch(pos),
-            (knowledge, &mut [0; 4]),
+            (knowledge, &mut EvalKnowledgeCounts::default()),
         )
     };
     // Off, the evaluation is the tuned one.
@@ -273,10 +273,14 @@ fn mop_up_drives_the_defending_king_to_the_edge() {
     };
     position.set_eval_knowledge(mop_up);
     assert_eq!(position.evaluate(), value(&edge, &mut table, true));
-    assert_eq!(position.eval_knowledge_counts(), [1, 0, 0, 0]);
+    let mopped_once = EvalKnowledgeCounts {
+        mop_up: 1,
+        ..EvalKnowledgeCounts::default()
+    };
+    assert_eq!(position.eval_knowledge_counts(), mopped_once);
     position.set_eval_knowledge(EvalKnowledge::default());
     assert_eq!(position.evaluate(), evaluate(&edge));
-    assert_eq!(position.eval_knowledge_counts(), [1, 0, 0, 0]);
+    assert_eq!(position.eval_knowledge_counts(), mopped_once);
     // The breakdown shows it and agrees.
     let b = breakdown_with(&edge, mop_up);
     assert_eq!(b.mop_up, 10 * 3 + 4 * (7 - 2));
@@ -356,7 +360,14 @@ fn kpk_bitbase_scores_exactly_when_asked() {
         let mut position = Position::from_fen(fen).expect("fen");
         position.set_eval_knowledge(kpk);
         let score = position.evaluate();
-        assert_eq!(position.eval_knowledge_counts(), [0, 1, 0, 0], "{fen}");
+        assert_eq!(
+            position.eval_knowledge_counts(),
+            EvalKnowledgeCounts {
+                kpk: 1,
+                ..EvalKnowledgeCounts::default()
+            },
+            "{fen}"
+        );
         assert_eq!(breakdown_with(position.chess(), kpk).score, score, "{fen}");
         score
     };
@@ -376,5 +387,8 @@ fn kpk_bitbase_scores_exactly_when_asked() {
     let mut position = Position::from_fen("4k3/8/4K3/4P3/8/8/3P4/8 w - - 0 1").expect("fen");
     position.set_eval_knowledge(kpk);
     position.evaluate();
-    assert_eq!(position.eval_knowledge_counts(), [0, 0, 0, 0]);
+    assert_eq!(
+        position.eval_knowledge_counts(),
+        EvalKnowledgeCounts::default()
+    );
 }
