@@ -451,7 +451,7 @@ impl Default for SearchConfig {
             tt_value_eval: false,
             probcut: true,
             probcut_depth: 5,
-            probcut_margin: 125,
+            probcut_margin: 200,
             probcut_reduction: 4,
             probcut_table_guard: false,
             singular: true,
