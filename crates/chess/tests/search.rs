@@ -455,6 +455,27 @@ fn uci(fen: &str, text: &str) -> Move {
     pos.parse_uci(text).expect("legal")
 }
 
+/// `SEECheckSpare` keeps a checking sacrifice that SEE pruning skips: WAC.208's Bf7+
+/// (a bishop for a pawn, then the queen's attack on the king) is found at depth 10 with
+/// the spare and counted; off, nothing is counted.
+#[test]
+fn the_check_spare_keeps_a_checking_sacrifice() {
+    let fen = "3r1bk1/ppq3pp/2p5/2P2Q1B/8/1P4P1/P6P/5RK1 w - - 0 1";
+    let run = |see_check_spare: bool| {
+        let config = SearchConfig {
+            see_check_spare,
+            ..SearchConfig::default()
+        };
+        search_fen(fen, config, 10)
+    };
+    let off = run(false);
+    let on = run(true);
+    assert_eq!(off.stats.see_checks_spared, 0);
+    assert!(on.stats.see_checks_spared > 0);
+    assert_eq!(on.best_move, Some(uci(fen, "h5f7")));
+    assert_ne!(off.stats.total_nodes(), on.stats.total_nodes());
+}
+
 /// `MopUp` reaches the search: in a won pawnless ending its gradient changes evaluations
 /// (counted) and the root score; off, nothing is counted and the search is the tuned one.
 #[test]

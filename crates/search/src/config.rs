@@ -225,6 +225,13 @@ pub struct SearchConfig {
     pub see_pruning_depth: i32,
     pub see_quiet_margin: i32,
     pub see_capture_margin: i32,
+    /// `SEECheckSpare`: a move that gives check is SEE-pruned only below
+    /// −`see_check_margin`·depth (or its class's threshold, whichever is lower), so a
+    /// checking sacrifice (WAC's Bf7+, Qxg7+, Rxh2+) survives to be searched at the
+    /// depths where the plain thresholds would skip it. Stockfish judges checks with its
+    /// capture threshold, linear in depth, for the same reason.
+    pub see_check_spare: bool,
+    pub see_check_margin: i32,
     /// History pruning: quiet moves at non-PV nodes of depth ≤ `history_pruning_depth` whose
     /// history plus continuation score is below −`history_pruning_margin`·depth (gravity
     /// scores: with 2^d or d² history, scores are never negative).
@@ -443,6 +450,8 @@ impl Default for SearchConfig {
             see_pruning_depth: 8,
             see_quiet_margin: 60,
             see_capture_margin: 20,
+            see_check_spare: false,
+            see_check_margin: 200,
             history_pruning: false,
             history_pruning_depth: 3,
             history_pruning_margin: 2048,
@@ -591,6 +600,7 @@ impl SearchConfig {
             razoring: false,
             improving: false,
             see_pruning: false,
+            see_check_spare: false,
             history_pruning: false,
             reduced_depth_pruning: false,
             spare_passed_pushes: false,

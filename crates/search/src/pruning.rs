@@ -425,13 +425,15 @@ impl<G: Game> Searcher<G> {
     /// a margin growing with depth², is skipped. Asked before the move is played, after the
     /// first move, not in check, and after `prune_quiet` (so its counter holds only the
     /// moves that the move-count and margin tests kept). `prune_depth` is `depth` for
-    /// tacticals and `reduced_depth`'s for quiet moves.
+    /// tacticals and `reduced_depth`'s for quiet moves. With `see_check_spare`, a move
+    /// that gives check gets a second chance against −`see_check_margin`·depth.
     #[inline]
     pub(crate) fn see_prunes(
         &mut self,
         game: &G,
         m: G::Move,
         tactical: bool,
+        gives_check: bool,
         depth: i32,
         prune_depth: i32,
     ) -> bool {
@@ -445,6 +447,15 @@ impl<G: Game> Searcher<G> {
             -config.see_quiet_margin * prune_depth
         };
         if game.see_ge(m, threshold) {
+            return false;
+        }
+        let check_threshold = -config.see_check_margin * prune_depth;
+        if config.see_check_spare
+            && gives_check
+            && check_threshold < threshold
+            && game.see_ge(m, check_threshold)
+        {
+            self.stats.see_checks_spared += 1;
             return false;
         }
         self.stats.see_prunes += 1;

@@ -324,7 +324,7 @@ impl<G: Game> Searcher<G> {
                 && !spared
                 && !in_check
                 && best > -score::TB_WIN_BOUND
-                && self.see_prunes(game, m, tactical, depth, prune_depth)
+                && self.see_prunes(game, m, tactical, gives_check, depth, prune_depth)
             {
                 continue;
             }

@@ -87,6 +87,9 @@ pub struct SearchStats {
     /// Moves skipped by SEE pruning and by history pruning.
     pub see_prunes: u64,
     pub history_prunes: u64,
+    /// `see_check_spare`: checking moves below their class's SEE threshold that the
+    /// check margin kept.
+    pub see_checks_spared: u64,
     /// `reduced_depth_pruning`: quiet moves pruned by futility, history or SEE pruning at
     /// a reduced depth below the node's.
     pub reduced_depth_prunes: u64,
@@ -213,6 +216,7 @@ impl Default for SearchStats {
             continuation_prunes: 0,
             continuation_lmr_changes: 0,
             see_prunes: 0,
+            see_checks_spared: 0,
             history_prunes: 0,
             reduced_depth_prunes: 0,
             passed_pushes_spared: 0,
@@ -335,6 +339,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.continuation_updates += o.continuation_updates;
         self.capture_history_updates += o.capture_history_updates;
         self.see_prunes += o.see_prunes;
+        self.see_checks_spared += o.see_checks_spared;
         self.history_prunes += o.history_prunes;
         self.reduced_depth_prunes += o.reduced_depth_prunes;
         self.passed_pushes_spared += o.passed_pushes_spared;
@@ -457,8 +462,9 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
+            "see-pruned {} checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
             self.see_prunes,
+            self.see_checks_spared,
             self.history_prunes,
             self.reduced_depth_prunes,
             self.passed_pushes_spared,

@@ -536,6 +536,19 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "captures pruned below SEE -margin*depth^2"
     ),
     check!(
+        "SEECheckSpare",
+        see_check_spare,
+        "checking moves SEE-pruned only below -SEECheckMargin*depth"
+    ),
+    spin!(
+        "SEECheckMargin",
+        see_check_margin,
+        i32,
+        0,
+        2000,
+        "SEE margin per ply for checking moves (SEECheckSpare)"
+    ),
+    check!(
         "HistoryPruning",
         history_pruning,
         "skip quiet moves with very bad history at low depth"
