@@ -228,8 +228,8 @@ pub struct SearchConfig {
     /// `SEECheckSpare`: a move that gives check is SEE-pruned only below
     /// −`see_check_margin`·depth (or its class's threshold, whichever is lower), so a
     /// checking sacrifice (WAC's Bf7+, Qxg7+, Rxh2+) survives to be searched at the
-    /// depths where the plain thresholds would skip it. Stockfish judges checks with its
-    /// capture threshold, linear in depth, for the same reason.
+    /// depths where the plain thresholds would skip it. Stockfish, too, judges checks by
+    /// a threshold linear in depth, the one of its captures.
     pub see_check_spare: bool,
     pub see_check_margin: i32,
     /// History pruning: quiet moves at non-PV nodes of depth ≤ `history_pruning_depth` whose
