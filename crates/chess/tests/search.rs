@@ -93,6 +93,7 @@ fn selective() -> SearchConfig {
         correction_history: true,
         correction_non_pawn: true,
         staged_generation: true,
+        tt_pv: true,
         ..SearchConfig::default()
     }
 }
@@ -129,7 +130,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 20] = [
+    let cases: [(&str, SearchConfig, Counter); 21] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -285,6 +286,15 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.staged_quiet_skips,
+        ),
+        (
+            // Marks that reached non-PV nodes went through the table.
+            "tt pv",
+            SearchConfig {
+                tt_pv: true,
+                ..without_selectivity()
+            },
+            |s| s.tt_pv_marked.min(s.tt_pv_reductions_lessened),
         ),
     ];
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9";

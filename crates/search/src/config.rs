@@ -281,6 +281,12 @@ pub struct SearchConfig {
     /// one ply less at PV nodes and one more at expected cut nodes.
     pub lmr_refined: bool,
     pub lmr_history_divisor: i32,
+    /// PV memory in the table (Stockfish's `ttPv`, 2019): a node is marked when it is a PV
+    /// node or its table entry was stored by one, the mark is stored with the node's entry,
+    /// and late moves at marked nodes are reduced one ply less. A position once on the
+    /// principal variation is likely to return to it when the line changes, so its
+    /// alternatives get a deeper look than an ordinary cut or all node's.
+    pub tt_pv: bool,
     /// LMR of losing captures: a capture or promotion the picker ranked below the quiet
     /// moves (SEE < 0) is reduced as a quiet move would be, instead of searched at full
     /// depth (Stockfish reduces late captures too, by less). Checks and extended moves stay
@@ -469,6 +475,7 @@ impl Default for SearchConfig {
             singular_double_margin: 20,
             singular_double_limit: 6,
             lmr_refined: false,
+            tt_pv: false,
             lmr_history_divisor: 8192,
             lmr_captures: false,
             root_lmr: false,
@@ -609,6 +616,7 @@ impl SearchConfig {
             probcut_table_guard: false,
             singular: false,
             lmr_refined: false,
+            tt_pv: false,
             lmr_captures: false,
             root_lmr: false,
             correction_history: false,

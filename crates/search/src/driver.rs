@@ -556,7 +556,15 @@ impl<G: Game> Searcher<G> {
             continuation: 0,
         };
         let reduction = self
-            .lmr_reduction(depth, searched, scores, true, true, false)
+            .lmr_reduction(
+                depth,
+                searched,
+                scores,
+                true,
+                true,
+                false,
+                self.config.tt_pv,
+            )
             .min(new_depth - 1)
             .max(0);
         self.stats.root_lmr_reductions += u64::from(reduction > 0);

@@ -366,13 +366,15 @@ impl<G: Game> Searcher<G> {
     /// With continuation histories, a move that answered the earlier moves well is reduced
     /// less and one that answered them badly more; with `improving`, a node whose eval is
     /// not rising reduces one ply more. The refinements (`lmr_refined`) add the history
-    /// score, one ply less at PV nodes and one more at expected cut nodes.
+    /// score, one ply less at PV nodes and one more at expected cut nodes; `tt_pv` takes a
+    /// ply off at nodes on or once on the PV (`tt_pv` is the node's mark).
     ///
     /// Re-search rules (`late_move` in search.rs): a reduced null-window search that beats
     /// alpha is repeated at full depth with the null window; in PVS, a full-depth
     /// null-window result strictly inside (alpha, beta) is searched again with the full
     /// window. The reduction never takes the child below one ply.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn lmr_reduction(
         &mut self,
         depth: i32,
@@ -381,6 +383,7 @@ impl<G: Game> Searcher<G> {
         improving: bool,
         pv_node: bool,
         cut_node: bool,
+        tt_pv: bool,
     ) -> i32 {
         let config = &self.config;
         if !config.lmr || searched < config.lmr_full_depth_moves || depth < config.lmr_min_depth {
@@ -416,6 +419,11 @@ impl<G: Game> Searcher<G> {
             if reduction != before {
                 self.stats.lmr_refined_changes += 1;
             }
+        }
+        // Every path above leaves at least one ply, so this never goes below zero.
+        if tt_pv {
+            reduction -= 1;
+            self.stats.tt_pv_reductions_lessened += 1;
         }
         reduction
     }

@@ -116,6 +116,14 @@ impl<G: Game> Searcher<G> {
                 Err(cutoff) => return cutoff,
             }
         };
+        // `tt_pv`: the node is on the principal variation or its entry was stored by one.
+        let tt_pv = self.config.tt_pv
+            && (pv_node
+                || probe
+                    .hit
+                    .as_ref()
+                    .is_some_and(|h| h.flags & EntryFlags::PV != 0));
+        self.stats.tt_pv_marked += u64::from(tt_pv && !pv_node);
         // Endgame tables: a proven result ends the node or, at PV nodes, bounds its value.
         let (mut table_floor, mut table_ceiling) = (-INFINITY, INFINITY);
         if excluded == 0 && self.config.syzygy && depth >= self.config.syzygy_probe_depth {
@@ -366,8 +374,9 @@ impl<G: Game> Searcher<G> {
                 let losing_capture =
                     self.config.lmr_captures && class == Class::BadTactical && !gives_check;
                 let reduction = if (quiet || losing_capture) && !in_check && extension == 0 {
-                    let plies =
-                        self.lmr_reduction(depth, searched, scores, improving, pv_node, cut_node);
+                    let plies = self.lmr_reduction(
+                        depth, searched, scores, improving, pv_node, cut_node, tt_pv,
+                    );
                     self.stats.lmr_captures_reduced += u64::from(losing_capture && plies > 0);
                     plies
                 } else {
@@ -483,7 +492,10 @@ impl<G: Game> Searcher<G> {
             }
         }
         if self.config.tt {
-            let flags = self.entry_flags(ply);
+            let mut flags = self.entry_flags(ply);
+            if tt_pv {
+                flags |= EntryFlags::PV;
+            }
             self.store(
                 game,
                 &Store {

@@ -110,6 +110,10 @@ pub struct SearchStats {
     pub negative_extensions: u64,
     /// Late-move reductions changed by the refinements (history, PV, cut node).
     pub lmr_refined_changes: u64,
+    /// `tt_pv`: non-PV nodes marked by their table entry as once on the PV, and late-move
+    /// reductions made a ply smaller at marked nodes (PV nodes included).
+    pub tt_pv_marked: u64,
+    pub tt_pv_reductions_lessened: u64,
     /// Losing captures reduced (`lmr_captures`).
     pub lmr_captures_reduced: u64,
     /// Root moves reduced (`root_lmr`), and those re-searched at full depth.
@@ -230,6 +234,8 @@ impl Default for SearchStats {
             multicut_cutoffs: 0,
             negative_extensions: 0,
             lmr_refined_changes: 0,
+            tt_pv_marked: 0,
+            tt_pv_reductions_lessened: 0,
             lmr_captures_reduced: 0,
             root_lmr_reductions: 0,
             root_lmr_researches: 0,
@@ -353,6 +359,8 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.multicut_cutoffs += o.multicut_cutoffs;
         self.negative_extensions += o.negative_extensions;
         self.lmr_refined_changes += o.lmr_refined_changes;
+        self.tt_pv_marked += o.tt_pv_marked;
+        self.tt_pv_reductions_lessened += o.tt_pv_reductions_lessened;
         self.lmr_captures_reduced += o.lmr_captures_reduced;
         self.root_lmr_reductions += o.root_lmr_reductions;
         self.root_lmr_researches += o.root_lmr_researches;
@@ -462,7 +470,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
+            "see-pruned {} checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} tt-pv: non-PV nodes marked {} reduced less {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
             self.see_prunes,
             self.see_checks_spared,
             self.history_prunes,
@@ -473,6 +481,8 @@ impl fmt::Display for SearchStats {
             self.probcut_cutoffs,
             self.probcut_table_skips,
             self.lmr_refined_changes,
+            self.tt_pv_marked,
+            self.tt_pv_reductions_lessened,
             self.lmr_captures_reduced,
             self.root_lmr_reductions,
             self.root_lmr_researches,

@@ -112,6 +112,8 @@ impl EntryFlags {
     pub const NULL_MOVE: u8 = 2;
     /// Stored by a pre-search.
     pub const PRESEARCH: u8 = 4;
+    /// Stored by a node on (or once on) the principal variation (`SearchConfig::tt_pv`).
+    pub const PV: u8 = 8;
 }
 
 /// An entry found by [`TranspositionTable::probe`].
@@ -687,12 +689,13 @@ mod tests {
             EntryFlags::PATH_DEPENDENT,
             EntryFlags::NULL_MOVE,
             EntryFlags::PRESEARCH,
+            EntryFlags::PV,
         ];
         assert!(
             all.iter()
                 .all(|f| f.is_power_of_two() && f & !FLAGS_MASK == 0)
         );
-        assert_eq!(all.iter().fold(0, |acc, f| acc | f).count_ones(), 3);
+        assert_eq!(all.iter().fold(0, |acc, f| acc | f).count_ones(), 4);
     }
 
     #[test]

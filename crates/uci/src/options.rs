@@ -651,6 +651,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "LMR follows history, less at PV nodes, more at cut nodes"
     ),
     check!(
+        "TTPv",
+        tt_pv,
+        "late moves reduced a ply less at nodes on or once on the PV (table-marked)"
+    ),
+    check!(
         "LMRCaptures",
         lmr_captures,
         "LMR also reduces losing captures (SEE < 0) as it reduces quiet moves"
