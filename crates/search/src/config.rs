@@ -282,7 +282,7 @@ pub struct SearchConfig {
     pub lmr_refined: bool,
     pub lmr_history_divisor: i32,
     /// PV memory in the table (Stockfish's `ttPv`, 2019): a node is marked when it is a PV
-    /// node or its table entry was stored by one, the mark is stored with the node's entry,
+    /// node or its table entry was stored by a marked node; the mark goes into its own entry,
     /// and late moves at marked nodes are reduced one ply less. A position once on the
     /// principal variation is likely to return to it when the line changes, so its
     /// alternatives get a deeper look than an ordinary cut or all node's.

@@ -116,7 +116,8 @@ impl<G: Game> Searcher<G> {
                 Err(cutoff) => return cutoff,
             }
         };
-        // `tt_pv`: the node is on the principal variation or its entry was stored by one.
+        // `tt_pv`: the node is on the principal variation or its entry was stored by a
+        // marked node (once on it).
         let tt_pv = self.config.tt_pv
             && (pv_node
                 || probe
