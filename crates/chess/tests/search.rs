@@ -94,6 +94,7 @@ fn selective() -> SearchConfig {
         correction_non_pawn: true,
         staged_generation: true,
         tt_pv: true,
+        lmr_tt_capture: true,
         ..SearchConfig::default()
     }
 }
@@ -130,7 +131,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 21] = [
+    let cases: [(&str, SearchConfig, Counter); 22] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -295,6 +296,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.tt_pv_marked.min(s.tt_pv_reductions_lessened),
+        ),
+        (
+            "table capture",
+            SearchConfig {
+                lmr_tt_capture: true,
+                ..without_selectivity()
+            },
+            |s| s.tt_capture_reductions,
         ),
     ];
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9";

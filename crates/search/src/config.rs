@@ -287,6 +287,10 @@ pub struct SearchConfig {
     /// principal variation is likely to return to it when the line changes, so its
     /// alternatives get a deeper look than an ordinary cut or all node's.
     pub tt_pv: bool,
+    /// Quiet late moves reduced one ply more where the node's table move is a capture or
+    /// promotion (Stockfish's `ttCapture`): where the best move found so far is tactical, a
+    /// quiet alternative is less likely to be better.
+    pub lmr_tt_capture: bool,
     /// LMR of losing captures: a capture or promotion the picker ranked below the quiet
     /// moves (SEE < 0) is reduced as a quiet move would be, instead of searched at full
     /// depth (Stockfish reduces late captures too, by less). Checks and extended moves stay
@@ -476,6 +480,7 @@ impl Default for SearchConfig {
             singular_double_limit: 6,
             lmr_refined: false,
             tt_pv: false,
+            lmr_tt_capture: false,
             lmr_history_divisor: 8192,
             lmr_captures: false,
             root_lmr: false,
@@ -617,6 +622,7 @@ impl SearchConfig {
             singular: false,
             lmr_refined: false,
             tt_pv: false,
+            lmr_tt_capture: false,
             lmr_captures: false,
             root_lmr: false,
             correction_history: false,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::aspiration::Window;
 use crate::config::{Algorithm, EvalKnowledgeCounts};
 use crate::game::{Game, NoMoves};
-use crate::pruning::{LmrTable, MoveScores};
+use crate::pruning::{LmrNode, LmrTable, MoveScores};
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::{Control, Iteration, Line, Observer, RootMove, SearchResult, Searcher};
 use crate::stats::SearchStats;
@@ -560,10 +560,13 @@ impl<G: Game> Searcher<G> {
                 depth,
                 searched,
                 scores,
-                true,
-                true,
-                false,
-                self.config.tt_pv,
+                LmrNode {
+                    improving: true,
+                    pv_node: true,
+                    cut_node: false,
+                    tt_pv: self.config.tt_pv,
+                    tt_capture: false,
+                },
             )
             .min(new_depth - 1)
             .max(0);

@@ -17,6 +17,20 @@ pub struct MoveScores {
     pub continuation: i32,
 }
 
+/// What late-move reduction reads about the node a move is searched from.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct LmrNode {
+    /// The static eval rose against two plies before (`improving`).
+    pub improving: bool,
+    pub pv_node: bool,
+    pub cut_node: bool,
+    /// The node's mark as on or once on the PV (`tt_pv`).
+    pub tt_pv: bool,
+    /// The move is quiet and the node's table move a capture or promotion
+    /// (`lmr_tt_capture`).
+    pub tt_capture: bool,
+}
+
 /// Late-move reductions by (depth, move number): `base + ln(d)·ln(n) / divisor` plies, base and
 /// divisor in hundredths (default 0.75 and 2.25).
 pub struct LmrTable {
@@ -366,7 +380,8 @@ impl<G: Game> Searcher<G> {
     /// With continuation histories, a move that answered the earlier moves well is reduced
     /// less and one that answered them badly more; with `improving`, a node whose eval is
     /// not rising reduces one ply more. The refinements (`lmr_refined`) add the history
-    /// score, one ply less at PV nodes and one more at expected cut nodes; `tt_pv` takes a
+    /// score, one ply less at PV nodes and one more at expected cut nodes; `tt_capture`
+    /// adds a ply where the table move is a capture (`lmr_tt_capture`); `tt_pv` takes a
     /// ply off at nodes on or once on the PV (`tt_pv` is the node's mark).
     ///
     /// Re-search rules (`late_move` in search.rs): a reduced null-window search that beats
@@ -374,17 +389,20 @@ impl<G: Game> Searcher<G> {
     /// null-window result strictly inside (alpha, beta) is searched again with the full
     /// window. The reduction never takes the child below one ply.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn lmr_reduction(
         &mut self,
         depth: i32,
         searched: usize,
         scores: MoveScores,
-        improving: bool,
-        pv_node: bool,
-        cut_node: bool,
-        tt_pv: bool,
+        node: LmrNode,
     ) -> i32 {
+        let LmrNode {
+            improving,
+            pv_node,
+            cut_node,
+            tt_pv,
+            tt_capture,
+        } = node;
         let config = &self.config;
         if !config.lmr || searched < config.lmr_full_depth_moves || depth < config.lmr_min_depth {
             return 0;
@@ -419,6 +437,10 @@ impl<G: Game> Searcher<G> {
             if reduction != before {
                 self.stats.lmr_refined_changes += 1;
             }
+        }
+        if tt_capture {
+            reduction += 1;
+            self.stats.tt_capture_reductions += 1;
         }
         // Every path above leaves at least one ply, so this never goes below zero.
         if tt_pv {
@@ -492,6 +514,47 @@ mod tests {
         // Out-of-range indices clamp instead of panicking.
         assert_eq!(table.get(200, 500), table.get(63, 63));
         assert_eq!(table.get(-5, 3), 0);
+    }
+
+    /// The node's flags move the table's reduction by exactly their plies: the table
+    /// capture adds one, the PV mark takes one off, and neither acts while its switch
+    /// decides it is off (the caller clears the flag).
+    #[test]
+    fn lmr_node_flags_move_the_reduction_by_one_ply() {
+        use crate::config::SearchConfig;
+        use crate::random_tree::RandomTree;
+        use crate::tt::TranspositionTable;
+        use std::sync::Arc;
+        let config = SearchConfig {
+            lmr_tt_capture: true,
+            ..SearchConfig::default()
+        };
+        let mut searcher = Searcher::<RandomTree>::new(
+            config,
+            Arc::new(TranspositionTable::new(0)),
+            Arc::default(),
+        );
+        let (depth, searched) = (8, 9); // the table's 2 plies (8, 10): see above
+        let improving = LmrNode {
+            improving: true,
+            ..LmrNode::default()
+        };
+        let scores = MoveScores::default();
+        let plain = searcher.lmr_reduction(depth, searched, scores, improving);
+        assert_eq!(plain, 2);
+        let capture = LmrNode {
+            tt_capture: true,
+            ..improving
+        };
+        assert_eq!(searcher.lmr_reduction(depth, searched, scores, capture), 3);
+        assert_eq!(searcher.stats.tt_capture_reductions, 1);
+        let marked = LmrNode {
+            tt_pv: true,
+            ..capture
+        };
+        assert_eq!(searcher.lmr_reduction(depth, searched, scores, marked), 2);
+        assert_eq!(searcher.stats.tt_capture_reductions, 2);
+        assert_eq!(searcher.stats.tt_pv_reductions_lessened, 1);
     }
 
     #[test]

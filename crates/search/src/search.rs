@@ -8,7 +8,7 @@ use crate::game::{Game, NoMoves};
 use crate::ghi::Dependence;
 use crate::history::gravity_bonus;
 use crate::ordering::{Class, Hints, MovePicker};
-use crate::pruning::{MoveScores, table_value_refines};
+use crate::pruning::{LmrNode, MoveScores, table_value_refines};
 use crate::score::{self, Bound, DRAW, INFINITY, MAX_PLY};
 use crate::searcher::Searcher;
 use crate::singular::Singular;
@@ -125,6 +125,12 @@ impl<G: Game> Searcher<G> {
                     .as_ref()
                     .is_some_and(|h| h.flags & EntryFlags::PV != 0));
         self.stats.tt_pv_marked += u64::from(tt_pv && !pv_node);
+        // `lmr_tt_capture`: the table move is a capture or promotion, so quiet late moves
+        // reduce more.
+        let tt_capture = self.config.lmr_tt_capture
+            && probe
+                .tt_move
+                .is_some_and(|m| game.is_capture(m) || game.is_promotion(m));
         // Endgame tables: a proven result ends the node or, at PV nodes, bounds its value.
         let (mut table_floor, mut table_ceiling) = (-INFINITY, INFINITY);
         if excluded == 0 && self.config.syzygy && depth >= self.config.syzygy_probe_depth {
@@ -375,9 +381,14 @@ impl<G: Game> Searcher<G> {
                 let losing_capture =
                     self.config.lmr_captures && class == Class::BadTactical && !gives_check;
                 let reduction = if (quiet || losing_capture) && !in_check && extension == 0 {
-                    let plies = self.lmr_reduction(
-                        depth, searched, scores, improving, pv_node, cut_node, tt_pv,
-                    );
+                    let node = LmrNode {
+                        improving,
+                        pv_node,
+                        cut_node,
+                        tt_pv,
+                        tt_capture: tt_capture && quiet,
+                    };
+                    let plies = self.lmr_reduction(depth, searched, scores, node);
                     self.stats.lmr_captures_reduced += u64::from(losing_capture && plies > 0);
                     plies
                 } else {

@@ -114,6 +114,9 @@ pub struct SearchStats {
     /// reductions made a ply smaller at marked nodes (PV nodes included).
     pub tt_pv_marked: u64,
     pub tt_pv_reductions_lessened: u64,
+    /// Quiet late moves reduced a ply more because the node's table move is a capture or
+    /// promotion (`lmr_tt_capture`).
+    pub tt_capture_reductions: u64,
     /// Losing captures reduced (`lmr_captures`).
     pub lmr_captures_reduced: u64,
     /// Root moves reduced (`root_lmr`), and those re-searched at full depth.
@@ -236,6 +239,7 @@ impl Default for SearchStats {
             lmr_refined_changes: 0,
             tt_pv_marked: 0,
             tt_pv_reductions_lessened: 0,
+            tt_capture_reductions: 0,
             lmr_captures_reduced: 0,
             root_lmr_reductions: 0,
             root_lmr_researches: 0,
@@ -361,6 +365,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.lmr_refined_changes += o.lmr_refined_changes;
         self.tt_pv_marked += o.tt_pv_marked;
         self.tt_pv_reductions_lessened += o.tt_pv_reductions_lessened;
+        self.tt_capture_reductions += o.tt_capture_reductions;
         self.lmr_captures_reduced += o.lmr_captures_reduced;
         self.root_lmr_reductions += o.root_lmr_reductions;
         self.root_lmr_researches += o.root_lmr_researches;
@@ -470,7 +475,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} tt-pv: non-PV nodes marked {} reduced less {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
+            "see-pruned {} checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} tt-pv: non-PV nodes marked {} reduced less {} table-capture nodes reduced more {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
             self.see_prunes,
             self.see_checks_spared,
             self.history_prunes,
@@ -483,6 +488,7 @@ impl fmt::Display for SearchStats {
             self.lmr_refined_changes,
             self.tt_pv_marked,
             self.tt_pv_reductions_lessened,
+            self.tt_capture_reductions,
             self.lmr_captures_reduced,
             self.root_lmr_reductions,
             self.root_lmr_researches,

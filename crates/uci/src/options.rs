@@ -656,6 +656,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "late moves reduced a ply less at nodes on or once on the PV (table-marked)"
     ),
     check!(
+        "LMRTableCapture",
+        lmr_tt_capture,
+        "quiet late moves reduced a ply more where the table move is a capture"
+    ),
+    check!(
         "LMRCaptures",
         lmr_captures,
         "LMR also reduces losing captures (SEE < 0) as it reduces quiet moves"
