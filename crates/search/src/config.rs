@@ -162,6 +162,10 @@ pub struct SearchConfig {
     /// First aspiration half-width (t1), then the second (t2), then an open window.
     pub aspiration_t1: i32,
     pub aspiration_t2: i32,
+    /// Gradual widening instead of t1/t2/open: each fail moves the failing bound past the
+    /// value returned by the current half-width (from t1), which then grows by this
+    /// percent; a fail low also draws beta halfway down (0: staged widening).
+    pub aspiration_growth: i32,
 
     // Null move.
     pub null_move: bool,
@@ -429,6 +433,7 @@ impl Default for SearchConfig {
             // docs/strength.md, "Search margins for the network").
             aspiration_t1: 31,
             aspiration_t2: 188,
+            aspiration_growth: 0,
             null_move: true,
             null_reduction: NullReduction::Dynamic,
             null_adaptive_depth: 6,

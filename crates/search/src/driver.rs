@@ -128,6 +128,7 @@ impl<G: Game> Searcher<G> {
                     previous,
                     self.config.aspiration_t1,
                     self.config.aspiration_t2,
+                    self.config.aspiration_growth,
                 );
                 loop {
                     let value = self.root_search(
@@ -143,9 +144,9 @@ impl<G: Game> Searcher<G> {
                         break;
                     }
                     let widened = if value <= window.alpha {
-                        window.widen_low()
+                        window.widen_low(value)
                     } else if value >= window.beta {
-                        window.widen_high()
+                        window.widen_high(value)
                     } else {
                         false
                     };
@@ -153,6 +154,7 @@ impl<G: Game> Searcher<G> {
                         break;
                     }
                     self.stats.aspiration_researches += 1;
+                    self.stats.aspiration_gradual_researches += u64::from(window.gradual());
                 }
                 if self.stopped {
                     break;

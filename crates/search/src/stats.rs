@@ -59,6 +59,8 @@ pub struct SearchStats {
     pub iir_reductions: u64,
     pub pvs_researches: u64,
     pub aspiration_researches: u64,
+    /// Of those, re-searches with a gradually widened window (`aspiration_growth`).
+    pub aspiration_gradual_researches: u64,
     pub presearches: u64,
     pub presearch_reused: u64,
     pub etc_probes: u64,
@@ -204,6 +206,7 @@ impl Default for SearchStats {
             iir_reductions: 0,
             pvs_researches: 0,
             aspiration_researches: 0,
+            aspiration_gradual_researches: 0,
             presearches: 0,
             presearch_reused: 0,
             etc_probes: 0,
@@ -332,6 +335,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.iir_reductions += o.iir_reductions;
         self.pvs_researches += o.pvs_researches;
         self.aspiration_researches += o.aspiration_researches;
+        self.aspiration_gradual_researches += o.aspiration_gradual_researches;
         self.presearches += o.presearches;
         self.presearch_reused += o.presearch_reused;
         self.etc_probes += o.etc_probes;
@@ -433,7 +437,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {} skipped for few pieces {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {}",
+            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {} skipped for few pieces {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {} (gradual {})",
             self.null_tries,
             self.null_cutoffs,
             self.null_verifications,
@@ -443,7 +447,8 @@ impl fmt::Display for SearchStats {
             self.lmr_reductions,
             self.lmr_researches,
             self.pvs_researches,
-            self.aspiration_researches
+            self.aspiration_researches,
+            self.aspiration_gradual_researches
         )?;
         writeln!(
             f,

@@ -55,6 +55,16 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
                 c.aspiration_t2 = 20;
             }),
         ),
+        (
+            "aspiration gradual fail-soft pvs",
+            with(&|c| {
+                c.aspiration = true;
+                c.fail_soft = true;
+                c.algorithm = Algorithm::Pvs;
+                c.aspiration_t1 = 5;
+                c.aspiration_growth = 50;
+            }),
+        ),
         ("knowledge", with(&|c| c.knowledge = true)),
         (
             "knowledge see",
@@ -158,15 +168,23 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
 
 #[test]
 fn exact_enhancements_return_the_negamax_value() {
+    let mut gradual_researches = 0;
     for seed in SEEDS {
         for depth in [3u32, 4, 5] {
             let expected = negamax(&mut tree(seed, depth as usize), depth);
             for (name, config) in exact_configs() {
-                let (score, _) = run(&config, seed, depth);
+                let (score, stats) = run(&config, seed, depth);
                 assert_eq!(score, expected, "{name}, seed {seed}, depth {depth}");
+                if config.aspiration_growth > 0 {
+                    gradual_researches += stats.aspiration_gradual_researches;
+                } else {
+                    assert_eq!(stats.aspiration_gradual_researches, 0, "{name}");
+                }
             }
         }
     }
+    // The gradual windows were tested: some of their searches failed and were widened.
+    assert!(gradual_researches > 0);
 }
 
 fn total_nodes(config: &SearchConfig, tree: &TreeConfig, depth: u32) -> u64 {

@@ -323,6 +323,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         10_000,
         "second aspiration half-width"
     ),
+    spin!(
+        "AspirationGrowth",
+        aspiration_growth,
+        i32,
+        0,
+        400,
+        "gradual widening: the window follows each fail, half-width from T1 growing by this percent (0: T1, T2, open)"
+    ),
     check!("NullMove", null_move, "null-move pruning"),
     SearchOption {
         name: "NullMoveR",
