@@ -95,6 +95,7 @@ fn selective() -> SearchConfig {
         staged_generation: true,
         tt_pv: true,
         lmr_tt_capture: true,
+        qs_move_limit: 2,
         ..SearchConfig::default()
     }
 }
@@ -131,7 +132,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 22] = [
+    let cases: [(&str, SearchConfig, Counter); 23] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -304,6 +305,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.tt_capture_reductions,
+        ),
+        (
+            "quiescence move limit",
+            SearchConfig {
+                qs_move_limit: 2,
+                ..without_selectivity()
+            },
+            |s| s.qs_move_limit_prunes,
         ),
     ];
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9";

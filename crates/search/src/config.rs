@@ -342,6 +342,11 @@ pub struct SearchConfig {
     pub qs_checks: bool,
     pub qs_delta_pruning: bool,
     pub qs_delta_margin: i32,
+    /// Move-count pruning in quiescence (0: off): once this many moves were searched at a
+    /// node not in check, a further capture is skipped unless it promotes or recaptures
+    /// (takes on the square where the last move captured; Stockfish's quiescence skips its
+    /// late captures likewise).
+    pub qs_move_limit: u32,
     pub qs_tt: bool,
 
     // Pre-searching (Hlynka & Schaeffer).
@@ -506,6 +511,7 @@ impl Default for SearchConfig {
             qs_checks: false,
             qs_delta_pruning: true,
             qs_delta_margin: 250,
+            qs_move_limit: 0,
             qs_tt: true,
             presearch: false,
             presearch_risk: 2,

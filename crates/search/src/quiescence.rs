@@ -1,6 +1,7 @@
 //! Quiescence search: beyond the horizon, only captures and promotions (all evasions when
 //! in check), so the static evaluation is taken in quiet positions. Stand pat, SEE filter,
-//! optional checks at the first quiescence ply, optional delta pruning, table probing.
+//! optional checks at the first quiescence ply, optional delta pruning and move-count
+//! pruning, table probing.
 
 use crate::game::{Game, NoMoves};
 use crate::ghi::Dependence;
@@ -88,6 +89,14 @@ impl<G: Game> Searcher<G> {
                     && !game.is_promotion(m)
                     && eval + game.captured_value(m) + self.config.qs_delta_margin < alpha
                 {
+                    continue;
+                }
+                if self.config.qs_move_limit > 0
+                    && searched >= self.config.qs_move_limit as usize
+                    && !game.is_promotion(m)
+                    && !game.is_recapture(m)
+                {
+                    self.stats.qs_move_limit_prunes += 1;
                     continue;
                 }
             }

@@ -12,6 +12,8 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Nodes of the quiescence search.
     pub qnodes: u64,
+    /// Quiescence captures skipped by the move limit (`qs_move_limit`).
+    pub qs_move_limit_prunes: u64,
     pub seldepth: usize,
     pub tt_probes: u64,
     pub tt_hits: u64,
@@ -174,6 +176,7 @@ impl Default for SearchStats {
         SearchStats {
             nodes: 0,
             qnodes: 0,
+            qs_move_limit_prunes: 0,
             seldepth: 0,
             tt_probes: 0,
             tt_hits: 0,
@@ -303,6 +306,7 @@ impl AddAssign<&SearchStats> for SearchStats {
     fn add_assign(&mut self, o: &SearchStats) {
         self.nodes += o.nodes;
         self.qnodes += o.qnodes;
+        self.qs_move_limit_prunes += o.qs_move_limit_prunes;
         self.seldepth = self.seldepth.max(o.seldepth);
         self.tt_probes += o.tt_probes;
         self.tt_hits += o.tt_hits;
@@ -402,10 +406,11 @@ impl fmt::Display for SearchStats {
         let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
         writeln!(
             f,
-            "nodes {} (main {}, quiescence {}), seldepth {}",
+            "nodes {} (main {}, quiescence {}; quiescence moves over the limit {}), seldepth {}",
             self.total_nodes(),
             self.nodes,
             self.qnodes,
+            self.qs_move_limit_prunes,
             self.seldepth
         )?;
         writeln!(

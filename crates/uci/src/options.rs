@@ -781,6 +781,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         2_000,
         "delta pruning margin"
     ),
+    spin!(
+        "QSearchMoveLimit",
+        qs_move_limit,
+        u32,
+        0,
+        64,
+        "quiescence skips captures after this many moves unless they recapture or promote (0: off)"
+    ),
     check!("QSearchTT", qs_tt, "table probing in quiescence"),
     check!("PreSearch", presearch, "pre-searching (Hlynka & Schaeffer)"),
     spin!(
