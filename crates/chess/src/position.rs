@@ -138,6 +138,15 @@ impl Position {
     pub fn evaluate(&mut self) -> i32 {
         let frame = &self.frames[self.top];
         let chess = &frame.chess;
+        if self.knowledge.bare_king_mate
+            && let Some(white) = eval::bare_king_mate(chess)
+        {
+            self.knowledge_counts.bare_king += 1;
+            return match chess.turn() {
+                Color::White => white,
+                Color::Black => -white,
+            };
+        }
         match self.nnue.as_deref_mut() {
             Some(nnue) => {
                 let top = self.top;

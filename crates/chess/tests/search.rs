@@ -810,3 +810,49 @@ fn speed_switches_leave_the_tree_unchanged() {
         }
     }
 }
+
+/// Plays `fen` out with both sides searching `nodes` a move on one table: the number of
+/// plies to the mate, or `None` when the fifty-move rule (100 plies from a zeroed counter)
+/// or any other draw came first.
+fn plies_to_mate(fen: &str, config: &SearchConfig, nodes: u64) -> Option<usize> {
+    use horizon_search::Game;
+    let mut pos = Position::from_fen(fen).expect("valid");
+    let mut searcher = Searcher::<Position>::standalone(config.clone(), 16);
+    for ply in 0..100 {
+        if pos.moves().is_empty() {
+            return pos.in_check().then_some(ply);
+        }
+        if Game::draw(&pos, 0).is_some() {
+            return None;
+        }
+        let result = searcher.search(&mut pos, &Limits::nodes(nodes), &mut Silent);
+        let best = result.best_move.expect("a move");
+        assert!(pos.moves().contains(&best), "illegal {best:?}");
+        Game::play(&mut pos, best);
+    }
+    (pos.moves().is_empty() && pos.in_check()).then_some(100)
+}
+
+/// `BareKingMate`: king and rook and king and queen (the strong side to move, the bare king
+/// in the centre) are mated within the fifty-move rule at 20,000 nodes a move, both sides
+/// searching with the switch on and a repeated position counted as a draw; without the
+/// switch the first two were drawn by repetition (printed, not asserted). Bishop and
+/// knight are not mated this way at this node count: the gradient toward the right corner
+/// is not enough (`docs/strength.md`).
+#[test]
+fn bare_kings_are_mated_within_fifty_moves() {
+    let on = SearchConfig {
+        bare_king_mate: true,
+        ..SearchConfig::default()
+    };
+    for fen in [
+        "8/8/8/3k4/8/8/8/R3K3 w - - 0 1",
+        "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",
+        "4k3/8/8/8/3K4/8/8/7r b - - 0 1",
+    ] {
+        let with = plies_to_mate(fen, &on, 20_000);
+        let off = plies_to_mate(fen, &SearchConfig::default(), 20_000);
+        println!("{fen}: mate after {with:?} plies with the switch, {off:?} without");
+        assert!(with.is_some(), "{fen}: not mated within fifty moves");
+    }
+}

@@ -112,6 +112,9 @@ pub struct SearchConfig {
     pub mop_up: bool,
     /// King and pawn against king scored exactly by a bitbase (chess: `eval/kpk.rs`).
     pub kpk_bitbase: bool,
+    /// A bare king against mating material scored as a win with a gradient towards the
+    /// mate, by either evaluation (chess: `eval/endgame.rs`, `bare_king_mate`).
+    pub bare_king_mate: bool,
     /// The network's evaluation multiplied by the classic evaluation's endgame scale in
     /// drawish endings (chess: `eval/endgame.rs`, `scale`): the network learned few of them.
     pub network_endgame_scale: bool,
@@ -415,6 +418,7 @@ impl Default for SearchConfig {
             tt_move: true,
             mop_up: false,
             kpk_bitbase: false,
+            bare_king_mate: false,
             network_endgame_scale: false,
             network_classic_blend: 0,
             knowledge: true,
@@ -537,6 +541,7 @@ impl Default for SearchConfig {
 pub struct EvalKnowledge {
     pub mop_up: bool,
     pub kpk_bitbase: bool,
+    pub bare_king_mate: bool,
     pub network_endgame_scale: bool,
     /// `SearchConfig::network_classic_blend`, 0..=100.
     pub network_classic_blend: u8,
@@ -550,6 +555,8 @@ pub struct EvalKnowledgeCounts {
     pub mop_up: u64,
     /// Positions scored by the KPK bitbase.
     pub kpk: u64,
+    /// Bare-king endings scored by `bare_king_mate`.
+    pub bare_king: u64,
     /// Network values scaled down in drawish endings (`network_endgame_scale`).
     pub network_scaled: u64,
     /// Network values blended with the classic evaluation (`network_classic_blend`).
@@ -562,6 +569,7 @@ impl EvalKnowledgeCounts {
         EvalKnowledgeCounts {
             mop_up: self.mop_up - start.mop_up,
             kpk: self.kpk - start.kpk,
+            bare_king: self.bare_king - start.bare_king,
             network_scaled: self.network_scaled - start.network_scaled,
             network_blended: self.network_blended - start.network_blended,
         }
@@ -574,6 +582,7 @@ impl SearchConfig {
         EvalKnowledge {
             mop_up: self.mop_up,
             kpk_bitbase: self.kpk_bitbase,
+            bare_king_mate: self.bare_king_mate,
             network_endgame_scale: self.network_endgame_scale,
             network_classic_blend: self.network_classic_blend.clamp(0, 100) as u8,
         }
@@ -596,6 +605,7 @@ impl SearchConfig {
             tt_move: false,
             mop_up: false,
             kpk_bitbase: false,
+            bare_king_mate: false,
             network_endgame_scale: false,
             network_classic_blend: 0,
             knowledge: false,

@@ -284,6 +284,7 @@ impl<G: Game> Searcher<G> {
         let changed = game.eval_knowledge_counts().since(knowledge);
         self.stats.mop_up_evals = changed.mop_up;
         self.stats.kpk_evals = changed.kpk;
+        self.stats.bare_king_evals = changed.bare_king;
         self.stats.network_scaled_evals = changed.network_scaled;
         self.stats.network_blended_evals = changed.network_blended;
         self.stats.eval_cache_probes = probes - start[0].0;

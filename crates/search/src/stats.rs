@@ -161,6 +161,8 @@ pub struct SearchStats {
     /// Evaluations the game scored by its KPK bitbase (`KPKBitbase`), cached ones not
     /// counted again.
     pub kpk_evals: u64,
+    /// Evaluations of a bare king against mating material (`BareKingMate`).
+    pub bare_king_evals: u64,
     /// Network evaluations the classic endgame scale shrank (`NetworkEndgameScale`), cached
     /// ones not counted again.
     pub network_scaled_evals: u64,
@@ -268,6 +270,7 @@ impl Default for SearchStats {
             kpk_evals: 0,
             network_scaled_evals: 0,
             network_blended_evals: 0,
+            bare_king_evals: 0,
             iteration_nodes: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -396,6 +399,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.kpk_evals += o.kpk_evals;
         self.network_scaled_evals += o.network_scaled_evals;
         self.network_blended_evals += o.network_blended_evals;
+        self.bare_king_evals += o.bare_king_evals;
         self.continuation_prunes += o.continuation_prunes;
         self.continuation_lmr_changes += o.continuation_lmr_changes;
     }
@@ -537,7 +541,7 @@ impl fmt::Display for SearchStats {
         )?;
         write!(
             f,
-            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); mop-up evaluations {}; KPK bitbase evaluations {}; network evaluations scaled {} blended {}; staged generation: cutoffs before quiet generation {}",
+            "eval cache: probes {} hits {} ({:.1}%); pawn cache: probes {} hits {} ({:.1}%); mop-up evaluations {}; KPK bitbase evaluations {}; bare-king evaluations {}; network evaluations scaled {} blended {}; staged generation: cutoffs before quiet generation {}",
             self.eval_cache_probes,
             self.eval_cache_hits,
             pct(self.eval_cache_hits, self.eval_cache_probes),
@@ -546,6 +550,7 @@ impl fmt::Display for SearchStats {
             pct(self.pawn_cache_hits, self.pawn_cache_probes),
             self.mop_up_evals,
             self.kpk_evals,
+            self.bare_king_evals,
             self.network_scaled_evals,
             self.network_blended_evals,
             self.staged_quiet_skips

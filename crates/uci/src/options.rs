@@ -213,6 +213,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "classic evaluation: score king and pawn against king exactly"
     ),
     check!(
+        "BareKingMate",
+        bare_king_mate,
+        "either evaluation: a bare king against mating material scored won, with a gradient to the mate"
+    ),
+    check!(
         "NetworkEndgameScale",
         network_endgame_scale,
         "network evaluation: scaled down in drawish endings by the classic endgame scale"

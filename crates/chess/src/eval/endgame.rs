@@ -153,6 +153,82 @@ pub(crate) fn mop_up(ctx: &Context) -> i32 {
     if strong == 0 { score } else { -score }
 }
 
+/// A bare king against mating material, before the gradient: clearly won, far below a
+/// mate score, and far above the network's flat +6 or so, whose small steps the gradient
+/// must outweigh.
+const BARE_KING_WIN: i32 = 1_000;
+/// Centipawns per step of the bare king from the centre (or, against bishop and knight, per
+/// step nearer a corner of the bishop's colour).
+const BARE_KING_EDGE: i32 = 20;
+/// Centipawns per step the kings are closer than 7 apart.
+const BARE_KING_KINGS: i32 = 10;
+/// Centipawns per piece of the strong side (so that it never gives material away).
+const BARE_KING_PIECE: i32 = 50;
+
+/// A king alone against mating material and no pawns (White's view), or `None`: queen or
+/// rook, two bishops on both colours, or bishop and knight. The score rises as the bare
+/// king nears the edge (against bishop and knight, a corner of the bishop's colour, the
+/// only corners it mates in) and as the kings close in, so the search steers to the mate
+/// that fifty moves allow; without it the network's flat value let KR v K end drawn by the
+/// fifty-move rule in self-play. Knights alone, or bishops on one colour, cannot force mate.
+pub(crate) fn bare_king_mate(chess: &Chess) -> Option<i32> {
+    let board = chess.board();
+    if !board.pawns().is_empty() {
+        return None;
+    }
+    let bare = [Color::White, Color::Black]
+        .into_iter()
+        .find(|&c| (board.by_color(c) & !board.kings()).is_empty())?;
+    let strong = !bare;
+    let ours = board.by_color(strong);
+    let (queens, rooks) = (
+        (ours & board.queens()).count(),
+        (ours & board.rooks()).count(),
+    );
+    let bishops = ours & board.bishops();
+    let knights = (ours & board.knights()).count();
+    let dark = (bishops.0 & DARK_SQUARES).count_ones();
+    let light = bishops.count() as u32 - dark;
+    let bishop_and_knight =
+        queens + rooks == 0 && !bishops.is_empty() && (dark == 0 || light == 0) && knights > 0;
+    let mates = queens + rooks > 0 || (dark > 0 && light > 0) || bishop_and_knight;
+    if !mates {
+        return None;
+    }
+    let weak_king = usize::from(board.king_of(bare)?);
+    let strong_king = usize::from(board.king_of(strong)?);
+    let (file, rank) = ((weak_king % 8) as i32, (weak_king / 8) as i32);
+    let centre = |c: i32| (3 - c).max(c - 4);
+    let from_centre = centre(file) + centre(rank);
+    let edge = if bishop_and_knight {
+        // Nearness to a corner of the bishop's colour (a1 and h8 are dark), 0..=7, on top
+        // of the edge, so that the score rises along the edge from the wrong corner.
+        let corners: [(i32, i32); 2] = if dark > 0 {
+            [(0, 0), (7, 7)]
+        } else {
+            [(7, 0), (0, 7)]
+        };
+        let near = corners
+            .iter()
+            .map(|&(f, r)| (file - f).abs().max((rank - r).abs()))
+            .min()
+            .unwrap_or(7);
+        from_centre + 2 * (7 - near)
+    } else {
+        from_centre
+    };
+    let kings = distance(strong_king, weak_king);
+    let score = BARE_KING_WIN
+        + BARE_KING_PIECE * ours.count() as i32
+        + BARE_KING_EDGE * edge
+        + BARE_KING_KINGS * (7 - kings);
+    Some(if strong == Color::White {
+        score
+    } else {
+        -score
+    })
+}
+
 /// Value of a won king and pawn against king, before the pawn's progress.
 const KPK_WIN: i32 = 500;
 /// Centipawns per rank the pawn has advanced, so that a won KPK is pushed home.

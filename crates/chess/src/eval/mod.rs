@@ -35,7 +35,9 @@ pub(crate) use pawns::{non_pawn_key, pawn_key};
 pub use trace::{EvalBreakdown, Features, breakdown, breakdown_with, features};
 
 use bits::side;
-pub(crate) use endgame::{blend_network_value, classic_blend_applies, scale_network_value};
+pub(crate) use endgame::{
+    bare_king_mate, blend_network_value, classic_blend_applies, scale_network_value,
+};
 use layout::NUM_WEIGHTS;
 
 /// Phase of a full set of pieces (and the cap for positions with promoted material).

@@ -392,3 +392,50 @@ fn kpk_bitbase_scores_exactly_when_asked() {
         EvalKnowledgeCounts::default()
     );
 }
+
+#[test]
+fn bare_king_mate_scores_the_mating_side_with_its_gradient() {
+    let white = |fen: &str| endgame::bare_king_mate(&chess(fen));
+    // King and rook, Black's king on d5 (no step from the centre), kings 4 apart:
+    // 1,000 + 50 · 2 men + 20 · 0 + 10 · (7 − 4).
+    assert_eq!(
+        white("8/8/8/3k4/8/8/8/R3K3 w - - 0 1"),
+        Some(1_000 + 100 + 30)
+    );
+    // On a8 (three steps from the centre on each axis), kings 2 apart.
+    assert_eq!(
+        white("k7/8/1K6/8/8/8/8/R7 b - - 0 1"),
+        Some(1_000 + 100 + 120 + 50)
+    );
+    // Black mating: the colour flips the sign.
+    assert_eq!(
+        white("r7/8/8/8/8/1k6/8/K7 w - - 0 1"),
+        Some(-(1_000 + 100 + 120 + 50))
+    );
+    // Bishop (dark, c1) and knight: a1 is a corner of the bishop's colour, a8 is not.
+    let right = white("8/8/8/8/8/2K5/8/k1B3N1 b - - 0 1").expect("mating material");
+    let wrong = white("k7/8/1K6/8/8/8/8/2B3N1 b - - 0 1").expect("mating material");
+    assert!(right > wrong, "{right} against {wrong}");
+    // Bishops on both colours (c1 dark, f1 light) force mate; on one colour (c1 and g1,
+    // both dark) they do not, nor do two knights; a pawn on the board or a defender's
+    // piece leaves the position to the evaluation.
+    assert!(white("8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1").is_some());
+    for fen in [
+        "8/8/8/3k4/8/8/8/2B1K1B1 w - - 0 1",
+        "8/8/8/3k4/8/8/8/1N2K1N1 w - - 0 1",
+        "8/8/8/3k4/8/8/4P3/R3K3 w - - 0 1",
+        "8/8/8/3kn3/8/8/8/R3K3 w - - 0 1",
+    ] {
+        assert_eq!(white(fen), None, "{fen}");
+    }
+    // Both evaluations give it, from the side to move's view, and count it.
+    let mut position = Position::from_fen("8/8/8/3k4/8/8/8/R3K3 b - - 0 1").expect("fen");
+    let classic_off = position.evaluate();
+    position.set_eval_knowledge(EvalKnowledge {
+        bare_king_mate: true,
+        ..EvalKnowledge::default()
+    });
+    assert_eq!(position.evaluate(), -(1_000 + 100 + 30));
+    assert_ne!(classic_off, position.evaluate());
+    assert_eq!(position.eval_knowledge_counts().bare_king, 2);
+}
