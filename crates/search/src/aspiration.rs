@@ -82,6 +82,8 @@ impl Window {
         }
         if self.gradual() {
             self.beta = (self.alpha + self.beta) / 2;
+            // Drawn down from an open side, beta must be able to widen again.
+            self.high_stage = 1;
             self.alpha = value.saturating_sub(self.delta).max(-INFINITY);
             if self.alpha == -INFINITY {
                 self.low_stage = 3;
@@ -150,6 +152,10 @@ mod tests {
         assert!(w.widen_high(INFINITY - 10));
         assert_eq!(w.beta, INFINITY);
         assert!(!w.widen_high(INFINITY));
+        // A fail low then draws the open beta down, and it can widen again.
+        assert!(w.widen_low(-100));
+        assert!(w.beta < INFINITY);
+        assert!(w.widen_high(w.beta));
         let mut w = Window::new(true, Some(0), 20, 150, 100);
         let mut fails = 0;
         while w.widen_low(w.alpha) {

@@ -517,20 +517,16 @@ mod tests {
     }
 
     /// The node's flags move the table's reduction by exactly their plies: the table
-    /// capture adds one, the PV mark takes one off, and neither acts while its switch
-    /// decides it is off (the caller clears the flag).
+    /// capture adds one and the PV mark takes one off (their switches decide where the
+    /// node sets them, in search.rs), each counted.
     #[test]
     fn lmr_node_flags_move_the_reduction_by_one_ply() {
         use crate::config::SearchConfig;
         use crate::random_tree::RandomTree;
         use crate::tt::TranspositionTable;
         use std::sync::Arc;
-        let config = SearchConfig {
-            lmr_tt_capture: true,
-            ..SearchConfig::default()
-        };
         let mut searcher = Searcher::<RandomTree>::new(
-            config,
+            SearchConfig::default(),
             Arc::new(TranspositionTable::new(0)),
             Arc::default(),
         );
