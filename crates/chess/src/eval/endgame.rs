@@ -162,7 +162,7 @@ const BARE_KING_WIN: i32 = 1_000;
 const BARE_KING_EDGE: i32 = 20;
 /// Centipawns per step the kings are closer than 7 apart.
 const BARE_KING_KINGS: i32 = 10;
-/// Centipawns per piece of the strong side (so that it never gives material away).
+/// Centipawns per man of the strong side, king included (so that it keeps its material).
 const BARE_KING_PIECE: i32 = 50;
 
 /// A king alone against mating material and no pawns (White's view), or `None`: queen or
