@@ -129,6 +129,12 @@ const MOP_UP_EDGE: i32 = 10;
 /// Centipawns per step the kings are closer than 7 apart (Chebyshev).
 const MOP_UP_KINGS: i32 = 4;
 
+/// Steps (Manhattan, 0..=6) from `square` to the nearest of the four centre squares.
+fn steps_from_centre(square: usize) -> i32 {
+    let centre = |c: i32| (3 - c).max(c - 4);
+    centre((square % 8) as i32) + centre((square / 8) as i32)
+}
+
 /// Mop-up (White's view): in a pawnless ending where one side has a rook's worth or more
 /// and more material than the other, a gradient towards the defending king on the edge
 /// and the attacking king next to it. The drawish scale leaves such endings (KR v KB,
@@ -146,8 +152,7 @@ pub(crate) fn mop_up(ctx: &Context) -> i32 {
         return 0;
     }
     let weak_king = ctx.king[weak];
-    let centre = |c: usize| (3 - c as i32).max(c as i32 - 4);
-    let edge = centre(weak_king % 8) + centre(weak_king / 8);
+    let edge = steps_from_centre(weak_king);
     let kings = distance(ctx.king[strong], weak_king);
     let score = MOP_UP_EDGE * edge + MOP_UP_KINGS * (7 - kings);
     if strong == 0 { score } else { -score }
@@ -198,8 +203,7 @@ pub(crate) fn bare_king_mate(chess: &Chess) -> Option<i32> {
     let weak_king = usize::from(board.king_of(bare)?);
     let strong_king = usize::from(board.king_of(strong)?);
     let (file, rank) = ((weak_king % 8) as i32, (weak_king / 8) as i32);
-    let centre = |c: i32| (3 - c).max(c - 4);
-    let from_centre = centre(file) + centre(rank);
+    let from_centre = steps_from_centre(weak_king);
     let edge = if bishop_and_knight {
         // Nearness to a corner of the bishop's colour (a1 and h8 are dark), 0..=7, on top
         // of the edge, so that the score rises along the edge from the wrong corner.
