@@ -208,7 +208,6 @@ fn train_learns_writes_a_network_and_resumes_exactly() {
         error.contains("made with --king-mirror false, not true"),
         "{error}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -231,7 +230,6 @@ fn train_refuses_bad_data_files() {
     let misaligned = train(&text);
     assert!(misaligned.contains("not a multiple of 32"), "{misaligned}");
     assert!(!out.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `horizon data`: repeated games from one opening are found and removed, the split adds up,
@@ -407,5 +405,4 @@ fn data_loss_of_a_network_is_the_trainers_engine_loss() {
 
     let refused = failure(&["data", "--in", path(&val), "--loss-of", path(&data)]);
     assert!(refused.contains("is not a usable network"), "{refused}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

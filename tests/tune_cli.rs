@@ -92,7 +92,6 @@ fn selfplay_writes_labelled_quiet_positions() {
         files.push(std::fs::read_to_string(&out).expect("written"));
     }
     assert_eq!(files[0], files[1]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--format bullet` writes the positions of `--format text` (same seed, same games) as
@@ -171,7 +170,6 @@ fn selfplay_writes_bullet_records_of_the_same_positions() {
             "{decided} positions of decided games"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn record_outcome(record: &horizon_chess::packed::PackedBoard) -> horizon_chess::packed::Outcome {
@@ -324,5 +322,4 @@ fn tune_lowers_the_training_error_and_writes_weights_source() {
     // A missing data file is an error.
     let output = run_horizon(&["tune", "--data", "/nonexistent/horizon-data.txt"]);
     assert!(!output.status.success());
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -671,8 +671,7 @@ fn write_network(path: &std::path::Path) -> u64 {
 /// keeps its network and plays on; a good one is loaded, and `Eval=nnue` searches with it.
 #[test]
 fn eval_file_problems_are_reported_and_play_goes_on() {
-    let dir = std::env::temp_dir().join(format!("horizon-evalfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let dir = common::scratch_dir("evalfile");
     let good = dir.join("good.nnue");
     let hash = write_network(&good);
     let bytes = std::fs::read(&good).expect("just written");
@@ -751,7 +750,6 @@ fn eval_file_problems_are_reported_and_play_goes_on() {
         eval.contains(&format!("{:016x} (built-in)", built_in.hash())),
         "{eval}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The latency figures of issues 19 and 21: with 1, 2 and 8 threads, 100 searches each
@@ -1008,15 +1006,14 @@ fn fastchess_compliance() {
     let _serial = SERIAL
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let workdir = std::env::temp_dir().join(format!("horizon-compliance-{}", std::process::id()));
-    std::fs::create_dir_all(&workdir).expect("temporary folder");
+    let workdir = common::scratch_dir("compliance");
     let output = Command::new(fastchess)
         .arg("--compliance")
         .arg(env!("CARGO_BIN_EXE_horizon"))
         .current_dir(&workdir)
         .output()
         .expect("fastchess runs");
-    let _ = std::fs::remove_dir_all(&workdir);
+    drop(workdir);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success() && stdout.contains("Engine passed all compliance checks"),
@@ -1153,7 +1150,6 @@ fn bad_syzygy_paths_and_tables_are_reported_not_fatal() {
         );
     }
     e.ready();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A panic inside the search (injected by the test hook when depth 5 ends) still gives a

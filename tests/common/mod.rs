@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `../shared/<name>` beside the repository. In CI (`CI` set) it must exist; elsewhere a test
 /// that needs it prints why it skips and returns `None`.
@@ -90,12 +90,37 @@ pub fn run_horizon(args: &[&str]) -> std::process::Output {
         .unwrap_or_else(|e| panic!("cannot run horizon {args:?}: {e}"))
 }
 
-/// A fresh scratch directory for one test, under the system's temporary directory.
-pub fn scratch_dir(test: &str) -> PathBuf {
+/// A fresh scratch directory for one test, under the system's temporary directory; removed
+/// with everything in it when the value is dropped (also when the test fails), so repeated
+/// test runs leave nothing behind.
+pub struct ScratchDir(PathBuf);
+
+impl std::ops::Deref for ScratchDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for ScratchDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The scratch directory `horizon-<test>-<pid>`, emptied first.
+pub fn scratch_dir(test: &str) -> ScratchDir {
     let dir = std::env::temp_dir().join(format!("horizon-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temporary directory is writable");
-    dir
+    ScratchDir(dir)
 }
 
 /// Parses CSV (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks).

@@ -53,6 +53,7 @@ run() {  # name, extra match.py arguments...
 start=$SECONDS
 run horizon-vs-horizon --engine2 "$out/horizon-under-test"
 run horizon-vs-stockfish --engine2 "$stockfish" --option2 Threads=1 --option2 Hash=16 --judge 1
+rm -f "$out/horizon-under-test"  # the PGNs and logs stay; the 19 MB copy need not
 echo "=== games: PGN and logs in $out, $((SECONDS - start)) s ==="
 echo "$passed passed, $failed failed"
 exit $status

@@ -1091,12 +1091,6 @@ class Match:
         install_log_router()
         boards = load_openings(cfg.openings_path) if cfg.openings_path else None
         schedule = OpeningSchedule(boards, cfg.opening_order, cfg.opening_start, cfg.seed, cfg.random_plies)
-        log_dir = cfg.log_dir
-        if cfg.save_logs != "none" and not log_dir:
-            log_dir = tempfile.mkdtemp(prefix="horizon-match-")
-        if log_dir:
-            os.makedirs(log_dir, exist_ok=True)
-
         # Start every engine pair first, so a broken command fails before any game.
         pairs: List[Tuple[Player, Player]] = []
         try:
@@ -1111,6 +1105,13 @@ class Match:
                 p1.kill()
                 p2.kill()
             raise
+        # The log folder once the engines run (a command that fails leaves none behind).
+        log_dir = cfg.log_dir
+        temporary_log_dir = cfg.save_logs != "none" and not log_dir
+        if temporary_log_dir:
+            log_dir = tempfile.mkdtemp(prefix="horizon-match-")
+        if log_dir:
+            os.makedirs(log_dir, exist_ok=True)
         n1 = cfg.engine1.name or pairs[0][0].id_name
         n2 = cfg.engine2.name or pairs[0][1].id_name
         if n1 == n2:
@@ -1240,6 +1241,10 @@ class Match:
         if cfg.sprt:
             w, d, l = self._wdl(records)
             llr = sprt_llr(w, d, l, *cfg.sprt)
+        if temporary_log_dir and log_dir and not os.listdir(log_dir):
+            # No game saved a log: leave no empty folder behind.
+            os.rmdir(log_dir)
+            log_dir = None
         return MatchResult(records, names, decision, decided_at, llr, time.perf_counter() - started,
                            log_dir, stats, interrupted, early_stop or None, early_stop_at, cfg.judged)
 
