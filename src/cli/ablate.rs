@@ -44,8 +44,9 @@ pub struct AblateArgs {
     pub files: Vec<PathBuf>,
     /// Enhancements to combine, comma-separated: tt (TranspositionTable+TTMove), knowledge,
     /// aspiration, refutation, killers, history, gravity (HistoryWeight gravity against
-    /// pow2), or any on/off search option (NullMove, LMR, ETC, ...); `A+B` switches options
-    /// together.
+    /// pow2), any on/off search option (NullMove, LMR, ETC, ...), or `Option=value` for a
+    /// numeric or multi-valued one (QSearchMoveLimit=2: 2 against its default); `A+B`
+    /// switches on/off options together.
     #[arg(long, value_delimiter = ',', default_value = SCHAEFFER)]
     pub enhancements: Vec<String>,
     /// Depths: a range (`2..6`, `2..=6`) or a list (`2,4,6`).
@@ -98,9 +99,10 @@ struct Enhancement {
     code: String,
     name: String,
     options: Vec<&'static str>,
-    /// For a mode of a multi-valued option (`HistoryWeight=gravity`): the values that
-    /// mean on and off. `None`: the options are on/off checks.
-    values: Option<(&'static str, &'static str)>,
+    /// For a mode of a multi-valued option (`HistoryWeight=gravity`) or a value of a
+    /// numeric one (`QSearchMoveLimit=2`): the values that mean on and off. `None`: the
+    /// options are on/off checks.
+    values: Option<(String, String)>,
 }
 
 /// Reads `tt`, `knowledge`, ... or `Option+Option`.
@@ -144,7 +146,29 @@ fn enhancement(spec: &str) -> Result<Enhancement> {
             code: code.to_owned(),
             name: name.to_owned(),
             options: vec![option],
-            values: Some((on, off)),
+            values: Some((on.to_owned(), off.to_owned())),
+        });
+    }
+    // `Option=value`: that value against the option's default (0 is off for the numeric
+    // switches: `AspirationGrowth`, `QSearchMoveLimit`, `SEEQuietQuadratic`, ...).
+    if let Some((name, value)) = spec.split_once('=') {
+        let option = options::find(name.trim())
+            .with_context(|| format!("unknown option '{}'", name.trim()))?;
+        let value = value.trim();
+        let default = option.get(&SearchConfig::default());
+        option
+            .set(&mut SearchConfig::default(), value)
+            .map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        anyhow::ensure!(
+            !value.eq_ignore_ascii_case(&default),
+            "{spec}: {value} is already {}'s default",
+            option.name
+        );
+        return Ok(Enhancement {
+            code: format!("{}={value}", option.name),
+            name: format!("{} {value} (default {default})", option.help),
+            options: vec![option.name],
+            values: Some((value.to_owned(), default)),
         });
     }
     let options = spec
@@ -286,8 +310,8 @@ fn combination_config(
     for (i, e) in enhancements.iter().enumerate() {
         let on = mask & (1 << i) != 0;
         for option in &e.options {
-            let value = match e.values {
-                Some((on_value, off_value)) => (if on { on_value } else { off_value }).to_owned(),
+            let value = match &e.values {
+                Some((on_value, off_value)) => (if on { on_value } else { off_value }).clone(),
                 None => on.to_string(),
             };
             options::apply_assignment(&mut config, &format!("{option}={value}"))?;
@@ -1038,6 +1062,25 @@ mod tests {
         assert_eq!(pair.code, "NullMove+LMR");
         assert!(enhancement("AspirationT1").is_err(), "not on/off");
         assert!(enhancement("nonsense").is_err());
+    }
+
+    #[test]
+    fn numeric_options_switch_between_a_value_and_their_default() {
+        let list = [enhancement("qsearchmovelimit=2").expect("a spin option")];
+        assert_eq!(list[0].code, "QSearchMoveLimit=2");
+        let base = SearchConfig::default();
+        let off = combination_config(&base, &list, 0).expect("valid");
+        let on = combination_config(&base, &list, 1).expect("valid");
+        assert_eq!((off.qs_move_limit, on.qs_move_limit), (0, 2));
+        assert!(enhancement("QSearchMoveLimit=0").is_err(), "the default");
+        assert!(enhancement("QSearchMoveLimit=x").is_err(), "not a number");
+        assert!(
+            enhancement("QSearchMoveLimit=100000").is_err(),
+            "out of range"
+        );
+        assert!(enhancement("Nonsense=2").is_err());
+        let mode = enhancement("HistoryWeight=pow2").expect("a combo option");
+        assert_eq!(mode.values, Some(("pow2".into(), "gravity".into())));
     }
 
     #[test]

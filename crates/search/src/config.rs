@@ -239,6 +239,13 @@ pub struct SearchConfig {
     /// a threshold linear in depth, the one of its captures.
     pub see_check_spare: bool,
     pub see_check_margin: i32,
+    /// `SEEQuietQuadratic` (0: off): quiet moves are SEE-pruned below
+    /// −`see_quiet_quadratic`·depth² instead of −`see_quiet_margin`·depth. A quadratic
+    /// threshold is stricter at depths 1–2 and far looser deeper (−1,600 at depth 8 for 25,
+    /// against −480), so a quiet piece sacrifice survives where it is searched deep enough
+    /// to be seen through (WAC's Qe5, h3); Stockfish's quiet threshold grows with the
+    /// square of the depth for this reason.
+    pub see_quiet_quadratic: i32,
     /// History pruning: quiet moves at non-PV nodes of depth ≤ `history_pruning_depth` whose
     /// history plus continuation score is below −`history_pruning_margin`·depth (gravity
     /// scores: with 2^d or d² history, scores are never negative).
@@ -476,6 +483,7 @@ impl Default for SearchConfig {
             see_capture_margin: 20,
             see_check_spare: false,
             see_check_margin: 200,
+            see_quiet_quadratic: 0,
             history_pruning: false,
             history_pruning_depth: 3,
             history_pruning_margin: 2048,
@@ -634,6 +642,7 @@ impl SearchConfig {
             improving: false,
             see_pruning: false,
             see_check_spare: false,
+            see_quiet_quadratic: 0,
             history_pruning: false,
             reduced_depth_pruning: false,
             spare_passed_pushes: false,

@@ -471,8 +471,11 @@ impl<G: Game> Searcher<G> {
         if !config.see_pruning || prune_depth > config.see_pruning_depth {
             return false;
         }
+        let quadratic = !tactical && config.see_quiet_quadratic > 0;
         let threshold = if tactical {
             -config.see_capture_margin * prune_depth * prune_depth
+        } else if quadratic {
+            -config.see_quiet_quadratic * prune_depth * prune_depth
         } else {
             -config.see_quiet_margin * prune_depth
         };
@@ -489,6 +492,7 @@ impl<G: Game> Searcher<G> {
             return false;
         }
         self.stats.see_prunes += 1;
+        self.stats.see_quadratic_prunes += u64::from(quadratic);
         self.stats.reduced_depth_prunes += u64::from(prune_depth < depth);
         true
     }

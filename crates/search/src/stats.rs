@@ -94,6 +94,8 @@ pub struct SearchStats {
     /// `see_check_spare`: checking moves below their class's SEE threshold that the
     /// check margin kept.
     pub see_checks_spared: u64,
+    /// `see_quiet_quadratic`: quiet moves SEE-pruned below the quadratic threshold.
+    pub see_quadratic_prunes: u64,
     /// `reduced_depth_pruning`: quiet moves pruned by futility, history or SEE pruning at
     /// a reduced depth below the node's.
     pub reduced_depth_prunes: u64,
@@ -232,6 +234,7 @@ impl Default for SearchStats {
             continuation_lmr_changes: 0,
             see_prunes: 0,
             see_checks_spared: 0,
+            see_quadratic_prunes: 0,
             history_prunes: 0,
             reduced_depth_prunes: 0,
             passed_pushes_spared: 0,
@@ -361,6 +364,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.capture_history_updates += o.capture_history_updates;
         self.see_prunes += o.see_prunes;
         self.see_checks_spared += o.see_checks_spared;
+        self.see_quadratic_prunes += o.see_quadratic_prunes;
         self.history_prunes += o.history_prunes;
         self.reduced_depth_prunes += o.reduced_depth_prunes;
         self.passed_pushes_spared += o.passed_pushes_spared;
@@ -489,8 +493,9 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} tt-pv: non-PV nodes marked {} reduced less {} table-capture nodes reduced more {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
+            "see-pruned {} (quadratic quiet {}) checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} tt-pv: non-PV nodes marked {} reduced less {} table-capture nodes reduced more {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {}",
             self.see_prunes,
+            self.see_quadratic_prunes,
             self.see_checks_spared,
             self.history_prunes,
             self.reduced_depth_prunes,

@@ -561,6 +561,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         2000,
         "SEE margin per ply for checking moves (SEECheckSpare)"
     ),
+    spin!(
+        "SEEQuietQuadratic",
+        see_quiet_quadratic,
+        i32,
+        0,
+        500,
+        "quiet moves pruned below SEE -value*depth^2 instead of -SEEQuietMargin*depth (0: off)"
+    ),
     check!(
         "HistoryPruning",
         history_pruning,
