@@ -166,7 +166,7 @@ fn enhancement(spec: &str) -> Result<Enhancement> {
         );
         return Ok(Enhancement {
             code: format!("{}={value}", option.name),
-            name: format!("{} {value} (default {default})", option.help),
+            name: format!("{}: {value} against the default {default}", option.help),
             options: vec![option.name],
             values: Some((value.to_owned(), default)),
         });
