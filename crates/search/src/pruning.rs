@@ -455,8 +455,9 @@ impl<G: Game> Searcher<G> {
     /// a margin growing with depth², is skipped. Asked before the move is played, after the
     /// first move, not in check, and after `prune_quiet` (so its counter holds only the
     /// moves that the move-count and margin tests kept). `prune_depth` is `depth` for
-    /// tacticals and `reduced_depth`'s for quiet moves. With `see_check_spare`, a move
-    /// that gives check gets a second chance against −`see_check_margin`·depth.
+    /// tacticals and `reduced_depth`'s for quiet moves. With `see_quiet_quadratic`, the
+    /// quiet margin grows with depth² too. With `see_check_spare`, a move that gives check
+    /// gets a second chance against −`see_check_margin`·depth.
     #[inline]
     pub(crate) fn see_prunes(
         &mut self,
