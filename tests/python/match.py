@@ -1241,7 +1241,7 @@ class Match:
         if cfg.sprt:
             w, d, l = self._wdl(records)
             llr = sprt_llr(w, d, l, *cfg.sprt)
-        if temporary_log_dir and log_dir and not os.listdir(log_dir):
+        if temporary_log_dir and not os.listdir(log_dir):
             # No game saved a log: leave no empty folder behind.
             os.rmdir(log_dir)
             log_dir = None
