@@ -598,7 +598,7 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
     check!(
         "ProbCut",
         probcut,
-        "ProbCut: good captures beating beta+margin 4 plies shallower cut"
+        "ProbCut: good captures beating beta+margin ProbCutReduction plies shallower cut"
     ),
     spin!(
         "ProbCutDepth",
