@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, ensure};
 use clap::{Args, ValueEnum};
-use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Inputs};
+use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Inputs, Network};
 use rayon::prelude::*;
 
 use super::progress::Progress;
@@ -53,7 +53,8 @@ learning rate --lr, multiplied by --lr-gamma every --lr-drop-epoch epochs (step 
 constant without it), batches of --batch positions in a new seeded order each epoch. After each \
 step the first layer's weights and biases are clipped to +-1.98 (so that the engine's 16-bit accumulators hold any position) and the output weights to \
 +-127/64 (kept from the first networks; 16 times inside i16 at the output scale 1024). A run is reproducible bit for bit for \
-a given --threads.
+a given --threads. --init NET starts from a network's weights (a file, or `built-in`) instead of \
+random ones, to fine-tune it on new games; the optimiser starts afresh.
 
 Output: --out gets the network in the engine's format (first layer x 255, output weights x 1024, \
 output bias x 255 x 1024, rounded), after a check of the engine's integer evaluation against the \
@@ -125,6 +126,11 @@ pub struct TrainArgs {
     /// Go on from this checkpoint (DIR/epoch-N.ckpt of an earlier run).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Start from this network's weights (a `.nnue` file, or `built-in`) instead of random
+    /// ones: fine-tuning on new games. --buckets, --activation and --king-mirror must be
+    /// the network's own; the optimiser starts afresh.
+    #[arg(long, value_name = "NET", conflicts_with = "resume")]
+    pub init: Option<String>,
     /// Refuse to write a network whose evaluations differ from the float network's by more
     /// than this many centipawns on average (over the validation positions).
     #[arg(long, value_name = "CP", default_value_t = quantise::TOLERANCE_CP)]
@@ -226,14 +232,18 @@ fn settings(args: &TrainArgs) -> Settings {
     }
 }
 
+/// The `--activation` value of an activation.
+fn activation(a: Activation) -> &'static str {
+    match a {
+        Activation::SCReLU => "screlu",
+        Activation::CReLU => "crelu",
+    }
+}
+
 /// Refuses a checkpoint made with other data or options that fix the split and the model;
 /// returns notes on the optimiser's options that changed.
 fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<Vec<String>> {
     let was = &saved.settings;
-    let activation = |a: Activation| match a {
-        Activation::SCReLU => "screlu",
-        Activation::CReLU => "crelu",
-    };
     let fixed = [
         (
             "--buckets",
@@ -300,6 +310,44 @@ fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<V
         }
     }
     Ok(notes)
+}
+
+/// The network of `--init`: a file, or the engine's built-in one.
+fn initial_network(net: &str) -> Result<Network> {
+    if net == "built-in" {
+        return Network::embedded().context("--init: the built-in network");
+    }
+    let bytes =
+        std::fs::read(net).with_context(|| format!("--init: cannot read the network {net}"))?;
+    Network::from_bytes(&bytes).with_context(|| format!("--init: {net} is not a network"))
+}
+
+/// Refuses an `--init` network whose shape differs from the options'.
+fn check_init(network: &Network, now: &Settings) -> Result<()> {
+    let shape = [
+        (
+            "--buckets",
+            network.buckets().to_string(),
+            now.buckets.to_string(),
+        ),
+        (
+            "--activation",
+            activation(network.activation()).to_owned(),
+            activation(now.activation).to_owned(),
+        ),
+        (
+            "--king-mirror",
+            (network.inputs() == Inputs::KingMirrored).to_string(),
+            (now.inputs == Inputs::KingMirrored).to_string(),
+        ),
+    ];
+    for (flag, has, now) in shape {
+        ensure!(
+            has == now,
+            "--init: the network has {flag} {has}, not {now}; give the network's own"
+        );
+    }
+    Ok(())
 }
 
 /// A 64-bit hash of the float weights' bits, for comparing runs.
@@ -384,8 +432,22 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
             (saved.model, saved.adam, saved.history)
         }
         None => {
-            let mut model = Model::new(args.buckets, settings.activation, args.seed);
-            model.inputs = settings.inputs;
+            let model = match &args.init {
+                Some(net) => {
+                    let network = initial_network(net)?;
+                    check_init(&network, &settings)?;
+                    say!(
+                        "starting from the network {net} (hash {:016x})",
+                        network.hash()
+                    );
+                    Model::from_network(&network)
+                }
+                None => {
+                    let mut model = Model::new(args.buckets, settings.activation, args.seed);
+                    model.inputs = settings.inputs;
+                    model
+                }
+            };
             let adam = AdamW::new(model.params.len());
             (model, adam, Vec::new())
         }
@@ -598,7 +660,7 @@ fn show_loss(loss: f64) -> String {
     }
 }
 
-fn write_network(path: &Path, network: &horizon_chess::nnue::Network) -> Result<()> {
+fn write_network(path: &Path, network: &Network) -> Result<()> {
     std::fs::write(path, network.to_bytes())
         .with_context(|| format!("cannot write the network {}", path.display()))
 }

@@ -444,6 +444,48 @@ fn features_mirror_between_perspectives() {
     assert_eq!(king_flip(Inputs::KingMirrored, Square::E1), 0);
 }
 
+/// `weights()` gives back what `from_weights` took, for a random network and for the
+/// built-in one (whose hash, computed over the weights, must come out the same).
+#[test]
+fn quantised_weights_rebuild_the_network() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let ft_weights: Vec<i16> = (0..INPUTS * HIDDEN)
+        .map(|_| rng.random_range(-505..=505))
+        .collect();
+    let ft_bias: Vec<i16> = (0..HIDDEN).map(|_| rng.random_range(-505..=505)).collect();
+    let out_weights: Vec<i16> = (0..3 * 2 * HIDDEN)
+        .map(|_| rng.random_range(-2032..=2032))
+        .collect();
+    let out_bias = vec![-7, 0, 123_456];
+    let network = Network::from_weights(
+        &ft_weights,
+        &ft_bias,
+        &out_weights,
+        &out_bias,
+        Activation::CReLU,
+    )
+    .expect("weights of the build's shape");
+    let w = network.weights();
+    assert_eq!(w.ft_weights, ft_weights);
+    assert_eq!(w.ft_bias, ft_bias);
+    assert_eq!(w.out_weights, out_weights);
+    assert_eq!(w.out_bias, out_bias);
+
+    let built_in = Network::embedded().expect("the built-in network");
+    let w = built_in.weights();
+    let rebuilt = Network::from_weights(
+        &w.ft_weights,
+        &w.ft_bias,
+        &w.out_weights,
+        &w.out_bias,
+        built_in.activation(),
+    )
+    .expect("its own weights")
+    .with_inputs(built_in.inputs());
+    assert_eq!(rebuilt.hash(), built_in.hash());
+    assert_eq!(rebuilt, built_in);
+}
+
 #[test]
 fn network_files_round_trip_and_damage_is_refused() {
     let mirrored = random_network(21, Activation::SCReLU, 8).with_inputs(Inputs::KingMirrored);

@@ -25,7 +25,7 @@
 
 use std::ops::Range;
 
-use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Inputs, QA, QB};
+use horizon_chess::nnue::{Activation, HIDDEN, INPUTS, Inputs, Network, QA, QB};
 use horizon_chess::packed::PackedBoard;
 
 use super::data::{Sample, sigmoid};
@@ -187,6 +187,39 @@ impl Model {
             layout,
             activation,
             inputs: Inputs::Plain,
+            params,
+        }
+    }
+
+    /// The float weights of a quantised network (`horizon train --init`): each integer
+    /// divided by its scale, so that quantising the model gives the network back exactly
+    /// (`q / s · s` rounds to `q` in `f32` for every `i16` and the scales used).
+    pub fn from_network(network: &Network) -> Model {
+        let weights = network.weights();
+        let layout = Layout {
+            buckets: network.buckets(),
+        };
+        let qa = QA as f32;
+        let qb = network.qb() as f32;
+        let qab = f64::from(QA) * f64::from(network.qb());
+        let params: Vec<f32> = weights
+            .ft_weights
+            .iter()
+            .chain(&weights.ft_bias)
+            .map(|&q| f32::from(q) / qa)
+            .chain(weights.out_weights.iter().map(|&q| f32::from(q) / qb))
+            .chain(
+                weights
+                    .out_bias
+                    .iter()
+                    .map(|&q| (f64::from(q) / qab) as f32),
+            )
+            .collect();
+        debug_assert_eq!(params.len(), layout.len());
+        Model {
+            layout,
+            activation: network.activation(),
+            inputs: network.inputs(),
             params,
         }
     }

@@ -304,6 +304,38 @@ mod tests {
         }
     }
 
+    /// `--init`: the float model of a network quantises back to the same network, for
+    /// random networks of every case above and for the built-in one, and evaluates as the
+    /// engine does (same centipawns but for the engine's truncation).
+    #[test]
+    fn a_networks_float_model_quantises_back_to_it() {
+        let records = random_positions(500);
+        let indices: Vec<u32> = (0..records.len() as u32).collect();
+        let mut networks: Vec<Network> = CASES
+            .iter()
+            .map(|&(activation, buckets, seed, inputs)| {
+                let mut model = random_model(activation, buckets, seed, 1.0);
+                model.inputs = inputs;
+                quantise(&model).expect("quantises")
+            })
+            .collect();
+        networks.push(Network::embedded().expect("the built-in network"));
+        for network in networks {
+            let model = Model::from_network(&network);
+            assert_eq!(model.activation, network.activation());
+            assert_eq!(model.inputs, network.inputs());
+            assert_eq!(model.layout.buckets, network.buckets());
+            let back = quantise(&model).expect("quantises");
+            assert_eq!(back.hash(), network.hash());
+            assert_eq!(back, network);
+            let agreement = compare(&model, &network, &records, &indices, 0.0);
+            assert!(
+                agreement.max < 1.03 && agreement.mean < 0.6,
+                "{network:?}: {agreement:?}"
+            );
+        }
+    }
+
     #[test]
     fn out_of_range_weights_are_refused() {
         let mut model = Model::new(1, Activation::SCReLU, 1);

@@ -21,7 +21,7 @@ pub mod network;
 pub mod simd;
 
 pub use accumulator::{Accumulator, Dirty, NnueStack};
-pub use network::{Activation, Inputs, Network, NetworkError};
+pub use network::{Activation, Inputs, Network, NetworkError, QuantisedWeights};
 
 use shakmaty::{Color, Role, Square};
 

@@ -91,6 +91,17 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
+/// A network's quantised weights, flat: the first layer input by input (`768 × HIDDEN`,
+/// `× QA`), its bias (`× QA`), the output weights bucket by bucket (the mover's half, then
+/// the other's, `× qb`) and the output biases (`× QA · qb`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantisedWeights {
+    pub ft_weights: Vec<i16>,
+    pub ft_bias: Vec<i16>,
+    pub out_weights: Vec<i16>,
+    pub out_bias: Vec<i32>,
+}
+
 /// The network, quantised.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
@@ -393,6 +404,22 @@ impl Network {
     /// The content hash (as in the file's header).
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The quantised weights, flat, in [`Network::from_weights`]'s order (the trainer
+    /// starts from them with `horizon train --init`).
+    pub fn weights(&self) -> QuantisedWeights {
+        QuantisedWeights {
+            ft_weights: self.ft_weights.iter().flat_map(|row| row.0).collect(),
+            ft_bias: self.ft_bias.0.to_vec(),
+            out_weights: self
+                .out_weights
+                .iter()
+                .flatten()
+                .flat_map(|row| row.0)
+                .collect(),
+            out_bias: self.out_bias.to_vec(),
+        }
     }
 
     /// The evaluation in centipawns, for the side to move, from its accumulator (`us`) and
