@@ -864,16 +864,18 @@ fn plies_to_mate(fen: &str, config: &SearchConfig, nodes: u64) -> Option<usize> 
     (pos.moves().is_empty() && pos.in_check()).then_some(100)
 }
 
-/// `BareKingMate`: king and rook, king and queen, and king, bishop and knight (the strong
-/// side to move, the bare king in the centre) are mated within the fifty-move rule at 20,000
-/// nodes a move, both sides searching with the switch on and a repeated position counted as
-/// a draw; without the switch the first two were drawn by repetition (printed, not
-/// asserted). Bishop and knight need about twice the moves of perfect play, so starts more
+/// `BareKingMate` (on by default): king and rook, king and queen, and king, bishop and
+/// knight (the strong side to move, the bare king in the centre) are mated within the
+/// fifty-move rule at 20,000 nodes a move, both sides searching with the switch on and a
+/// repeated position counted as a draw; without the switch the first two were drawn by
+/// repetition (printed, not asserted). Bishop and knight need about twice the moves of perfect play, so starts more
 /// than about 25 moves from mate are not always mated in fifty (`docs/strength.md`).
 #[test]
 fn bare_kings_are_mated_within_fifty_moves() {
-    let on = SearchConfig {
-        bare_king_mate: true,
+    let on = SearchConfig::default();
+    assert!(on.bare_king_mate, "on by default");
+    let off = SearchConfig {
+        bare_king_mate: false,
         ..SearchConfig::default()
     };
     for fen in [
@@ -884,7 +886,7 @@ fn bare_kings_are_mated_within_fifty_moves() {
         "8/5B2/3k4/8/8/5N2/7K/8 w - - 0 1",
     ] {
         let with = plies_to_mate(fen, &on, 20_000);
-        let off = plies_to_mate(fen, &SearchConfig::default(), 20_000);
+        let off = plies_to_mate(fen, &off, 20_000);
         println!("{fen}: mate after {with:?} plies with the switch, {off:?} without");
         assert!(with.is_some(), "{fen}: not mated within fifty moves");
     }

@@ -425,7 +425,8 @@ impl Default for SearchConfig {
             tt_move: true,
             mop_up: false,
             kpk_bitbase: false,
-            bare_king_mate: false,
+            // On since its non-regression SPRT passed (docs/strength.md, bare kings).
+            bare_king_mate: true,
             network_endgame_scale: false,
             network_classic_blend: 0,
             knowledge: true,
