@@ -868,8 +868,9 @@ fn plies_to_mate(fen: &str, config: &SearchConfig, nodes: u64) -> Option<usize> 
 /// knight (the strong side to move, the bare king in the centre) are mated within the
 /// fifty-move rule at 20,000 nodes a move, both sides searching with the switch on and a
 /// repeated position counted as a draw; without the switch the first two were drawn by
-/// repetition (printed, not asserted). Bishop and knight need about twice the moves of perfect play, so starts more
-/// than about 25 moves from mate are not always mated in fifty (`docs/strength.md`).
+/// repetition (printed, not asserted). Bishop and knight need about twice the moves of
+/// perfect play, so starts more than about 25 moves from mate are not always mated in fifty
+/// (`docs/strength.md`).
 #[test]
 fn bare_kings_are_mated_within_fifty_moves() {
     let on = SearchConfig::default();
