@@ -232,29 +232,37 @@ fn settings(args: &TrainArgs) -> Settings {
     }
 }
 
-/// The `--activation` value of an activation.
-fn activation(a: Activation) -> &'static str {
-    match a {
+/// The options that fix the model's shape, as (flag, value) pairs: a checkpoint to resume
+/// and a network to start from must have the options' own.
+fn shape(buckets: usize, activation: Activation, inputs: Inputs) -> [(&'static str, String); 3] {
+    let activation = match activation {
         Activation::SCReLU => "screlu",
         Activation::CReLU => "crelu",
-    }
+    };
+    [
+        ("--buckets", buckets.to_string()),
+        ("--activation", activation.to_owned()),
+        (
+            "--king-mirror",
+            (inputs == Inputs::KingMirrored).to_string(),
+        ),
+    ]
+}
+
+/// The shape of `settings`.
+fn settings_shape(settings: &Settings) -> [(&'static str, String); 3] {
+    shape(settings.buckets, settings.activation, settings.inputs)
 }
 
 /// Refuses a checkpoint made with other data or options that fix the split and the model;
 /// returns notes on the optimiser's options that changed.
 fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<Vec<String>> {
     let was = &saved.settings;
+    let shapes = settings_shape(was)
+        .into_iter()
+        .zip(settings_shape(now))
+        .map(|((flag, was), (_, now))| (flag, was, now));
     let fixed = [
-        (
-            "--buckets",
-            was.buckets.to_string(),
-            now.buckets.to_string(),
-        ),
-        (
-            "--activation",
-            activation(was.activation).to_owned(),
-            activation(now.activation).to_owned(),
-        ),
         ("--seed", was.seed.to_string(), now.seed.to_string()),
         ("--batch", was.batch.to_string(), now.batch.to_string()),
         (
@@ -264,13 +272,8 @@ fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<V
         ),
         ("--lambda", was.lambda.to_string(), now.lambda.to_string()),
         ("--mirror", was.mirror.to_string(), now.mirror.to_string()),
-        (
-            "--king-mirror",
-            (was.inputs == Inputs::KingMirrored).to_string(),
-            (now.inputs == Inputs::KingMirrored).to_string(),
-        ),
     ];
-    for (flag, was, now) in fixed {
+    for (flag, was, now) in shapes.chain(fixed) {
         ensure!(
             was == now,
             "--resume: the checkpoint was made with {flag} {was}, not {now}; give the same"
@@ -324,24 +327,8 @@ fn initial_network(net: &str) -> Result<Network> {
 
 /// Refuses an `--init` network whose shape differs from the options'.
 fn check_init(network: &Network, now: &Settings) -> Result<()> {
-    let shape = [
-        (
-            "--buckets",
-            network.buckets().to_string(),
-            now.buckets.to_string(),
-        ),
-        (
-            "--activation",
-            activation(network.activation()).to_owned(),
-            activation(now.activation).to_owned(),
-        ),
-        (
-            "--king-mirror",
-            (network.inputs() == Inputs::KingMirrored).to_string(),
-            (now.inputs == Inputs::KingMirrored).to_string(),
-        ),
-    ];
-    for (flag, has, now) in shape {
+    let has = shape(network.buckets(), network.activation(), network.inputs());
+    for ((flag, has), (_, now)) in has.into_iter().zip(settings_shape(now)) {
         ensure!(
             has == now,
             "--init: the network has {flag} {has}, not {now}; give the network's own"

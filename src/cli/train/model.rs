@@ -193,7 +193,8 @@ impl Model {
 
     /// The float weights of a quantised network (`horizon train --init`): each integer
     /// divided by its scale, so that quantising the model gives the network back exactly
-    /// (`q / s · s` rounds to `q` in `f32` for every `i16` and the scales used).
+    /// (`q / s · s` rounds to `q` in `f32` for every `i16` weight; an output bias, an `i32`
+    /// at scale `QA · qb`, for any below about 40 in float units, far above a trained one).
     pub fn from_network(network: &Network) -> Model {
         let weights = network.weights();
         let layout = Layout {
