@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::{assert_success, run_horizon, scratch_dir, stdout};
 use horizon_chess::nnue::{Activation, Inputs, Network};
@@ -326,11 +326,9 @@ fn data_dedups_shuffles_splits_and_converts() {
     }
 }
 
-/// `horizon data --loss-of`: a network's loss on held-out games is the engine loss that the
-/// trainer printed for the same positions and target; a file that is not a network is refused.
-#[test]
-fn data_loss_of_a_network_is_the_trainers_engine_loss() {
-    let dir = scratch_dir("loss-of");
+/// Self-play games for training and for validation, and a network trained on the first
+/// with `--lambda 0.6`: (training data, validation data, network, the trainer's output).
+fn trained_network(dir: &Path) -> (PathBuf, PathBuf, PathBuf, String) {
     let selfplay = |seed: &str, games: &str, out: &Path| {
         let output = run_horizon(&[
             "selfplay",
@@ -374,7 +372,15 @@ fn data_loss_of_a_network_is_the_trainers_engine_loss() {
         path(&net),
     ]);
     assert_success(&output);
-    let trained = stdout(&output);
+    (data, val, net, stdout(&output))
+}
+
+/// `horizon data --loss-of`: a network's loss on held-out games is the engine loss that the
+/// trainer printed for the same positions and target; a file that is not a network is refused.
+#[test]
+fn data_loss_of_a_network_is_the_trainers_engine_loss() {
+    let dir = scratch_dir("loss-of");
+    let (data, val, net, trained) = trained_network(&dir);
     let engine_loss = trained
         .split(" engine")
         .next()
@@ -395,7 +401,7 @@ fn data_loss_of_a_network_is_the_trainers_engine_loss() {
     assert_success(&output);
     let report = stdout(&output);
     assert!(
-        report.contains(&format!("lambda 0.6): {engine_loss}\n")),
+        report.contains(&format!("lambda 0.6): {engine_loss};")),
         "trainer: {engine_loss}\n{report}"
     );
     // Another target, another loss.
@@ -405,4 +411,101 @@ fn data_loss_of_a_network_is_the_trainers_engine_loss() {
 
     let refused = failure(&["data", "--in", path(&val), "--loss-of", path(&data)]);
     assert!(refused.contains("is not a usable network"), "{refused}");
+}
+
+/// One `--loss-of` line's figures: (loss at the best scale, mean |eval| in cp).
+fn fit_figures(report: &str) -> (f64, f64) {
+    let line = report
+        .lines()
+        .find(|line| line.starts_with("loss of "))
+        .unwrap_or_else(|| panic!("no loss line in\n{report}"));
+    let number = |after: &str| -> f64 {
+        line.split(after)
+            .nth(1)
+            .and_then(|rest| rest.split([' ', ';']).find(|word| !word.is_empty()))
+            .and_then(|word| word.parse().ok())
+            .unwrap_or_else(|| panic!("no number after {after:?} in {line}"))
+    };
+    let best = line
+        .split("at its best scale")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no best-scale loss in {line}"));
+    let fitted = best
+        .split("): ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|word| word.parse().ok())
+        .unwrap_or_else(|| panic!("no best-scale loss in {line}"));
+    (fitted, number("mean |eval| "))
+}
+
+/// `horizon train --init NET --epochs 0 --scale-to REF` rewrites NET with its output layer
+/// scaled to REF's mean absolute evaluation (here the built-in network's) on the validation
+/// positions: the scale moves, and the loss at the best scale, which the scale cannot
+/// change, stays. `--epochs 0` without `--init` is refused.
+#[test]
+fn train_scale_to_gives_a_network_another_networks_scale() {
+    let dir = scratch_dir("scale-to");
+    let (_, val, net, _) = trained_network(&dir);
+    let scaled = dir.join("scaled.nnue");
+    let output = run_horizon(&[
+        "train",
+        "--data",
+        path(&val),
+        "--val-data",
+        path(&val),
+        "--init",
+        path(&net),
+        "--epochs",
+        "0",
+        "--scale-to",
+        "built-in",
+        "--buckets",
+        "2",
+        "--king-mirror",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        path(&scaled),
+    ]);
+    assert_success(&output);
+    let said = stdout(&output);
+    assert!(said.contains("scaled the output layer by "), "{said}");
+
+    let built_in = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/chess/nets/default.nnue"
+    );
+    let fit = |net: &str| {
+        let output = run_horizon(&["data", "--in", path(&val), "--loss-of", net]);
+        assert_success(&output);
+        fit_figures(&stdout(&output))
+    };
+    let (net_fitted, net_scale) = fit(path(&net));
+    let (scaled_fitted, scaled_scale) = fit(path(&scaled));
+    let (_, reference_scale) = fit(built_in);
+    assert!(
+        (scaled_scale - reference_scale).abs() <= 2.0,
+        "scaled {scaled_scale} cp, built-in {reference_scale} cp"
+    );
+    assert!(
+        (net_scale - reference_scale).abs() > 10.0,
+        "a network trained on four games already had the built-in scale: {net_scale} cp"
+    );
+    assert!(
+        (scaled_fitted - net_fitted).abs() < 2e-4,
+        "best-scale losses {net_fitted} and {scaled_fitted}"
+    );
+
+    let refused = failure(&[
+        "train",
+        "--data",
+        path(&val),
+        "--epochs",
+        "0",
+        "--out",
+        path(&dir.join("x.nnue")),
+    ]);
+    assert!(refused.contains("0 only with --init"), "{refused}");
 }

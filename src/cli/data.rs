@@ -68,8 +68,11 @@ pub struct DataArgs {
     #[arg(long, default_value_t = 0.02)]
     pub val_fraction: f64,
     /// Print each network's loss on the positions read: the engine's evaluation as
-    /// `sigmoid(cp / 400)` against `horizon train`'s target with --lambda. Networks trained
-    /// on other data compare on the same held-out games.
+    /// `sigmoid(cp / 400)` against `horizon train`'s target with --lambda; the same at the
+    /// network's best scale (`sigmoid(f · cp / 400)` with the factor f that fits best, which
+    /// compares networks of different scales by how well they rank positions); and its mean
+    /// absolute evaluation against the searches' scores. Networks trained on other data
+    /// compare on the same held-out games.
     #[arg(long, value_name = "NET[,NET...]", value_delimiter = ',')]
     pub loss_of: Vec<PathBuf>,
     /// The search score's weight in the target of --loss-of (as `horizon train --lambda`).
@@ -278,12 +281,20 @@ pub fn run(args: &DataArgs) -> Result<()> {
     say!("{}", Summary::of(&records).report().trim_end());
     for path in &args.loss_of {
         let network = read_network(path)?;
+        let fit = quantise::engine_fit(&network, &records, args.lambda as f32);
         say!(
-            "loss of {} (network {:016x}, lambda {}): {:.6}",
+            "loss of {} (network {:016x}, lambda {}): {:.6}; at its best scale (x{:.3}): \
+             {:.6}; mean |eval| {:.0} cp against the searches' mean |score| {:.0} cp, \
+             least-squares eval/score {:.3}",
             path.display(),
             network.hash(),
             args.lambda,
-            quantise::engine_loss(&network, &records, args.lambda as f32)
+            fit.loss,
+            fit.fitted_factor,
+            fit.fitted_loss,
+            fit.mean_abs_eval,
+            fit.mean_abs_score,
+            fit.slope
         );
     }
     if args.dedup {

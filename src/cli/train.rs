@@ -131,6 +131,12 @@ pub struct TrainArgs {
     /// the network's own; the optimiser starts afresh.
     #[arg(long, value_name = "NET", conflicts_with = "resume")]
     pub init: Option<String>,
+    /// Before writing, multiply the output layer so that the network's mean absolute
+    /// evaluation over the validation positions equals NET's (a file, or `built-in`). The
+    /// search's margins are tuned to the built-in network's scale, which a network trained
+    /// on deeper searches' scores outgrows. With --init and --epochs 0: rescale a network.
+    #[arg(long, value_name = "NET")]
+    pub scale_to: Option<String>,
     /// Refuse to write a network whose evaluations differ from the float network's by more
     /// than this many centipawns on average (over the validation positions).
     #[arg(long, value_name = "CP", default_value_t = quantise::TOLERANCE_CP)]
@@ -167,7 +173,10 @@ impl ActivationArg {
 }
 
 fn check_args(args: &TrainArgs) -> Result<()> {
-    ensure!(args.epochs >= 1, "--epochs must be at least 1");
+    ensure!(
+        args.epochs >= 1 || args.init.is_some(),
+        "--epochs must be at least 1 (0 only with --init: the network rewritten, e.g. with --scale-to)"
+    );
     ensure!(args.batch >= 1, "--batch must be at least 1");
     ensure!(
         args.lr > 0.0 && args.lr.is_finite(),
@@ -315,14 +324,14 @@ fn check_resume(saved: &Checkpoint, now: &Settings, data: &DataInfo) -> Result<V
     Ok(notes)
 }
 
-/// The network of `--init`: a file, or the engine's built-in one.
-fn initial_network(net: &str) -> Result<Network> {
+/// The network of `flag` (`--init`, `--scale-to`): a file, or the engine's built-in one.
+fn named_network(flag: &str, net: &str) -> Result<Network> {
     if net == "built-in" {
-        return Network::embedded().context("--init: the built-in network");
+        return Network::embedded().with_context(|| format!("{flag}: the built-in network"));
     }
     let bytes =
-        std::fs::read(net).with_context(|| format!("--init: cannot read the network {net}"))?;
-    Network::from_bytes(&bytes).with_context(|| format!("--init: {net} is not a network"))
+        std::fs::read(net).with_context(|| format!("{flag}: cannot read the network {net}"))?;
+    Network::from_bytes(&bytes).with_context(|| format!("{flag}: {net} is not a network"))
 }
 
 /// Refuses an `--init` network whose shape differs from the options'.
@@ -421,7 +430,7 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
         None => {
             let model = match &args.init {
                 Some(net) => {
-                    let network = initial_network(net)?;
+                    let network = named_network("--init", net)?;
                     check_init(&network, &settings)?;
                     say!(
                         "starting from the network {net} (hash {:016x})",
@@ -546,13 +555,25 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
     }
 
     // The engine's network, checked against the float one.
-    let network = quantise::quantise(&model)?;
     let (check_on, what) = if split.validation.is_empty() {
         let n = split.train.len().min(CHECK_WITHOUT_VALIDATION);
         (&split.train[..n], "training")
     } else {
         (&split.validation[..], "validation")
     };
+    if let Some(net) = &args.scale_to {
+        let reference = named_network("--scale-to", net)?;
+        let target = quantise::mean_abs_eval(&reference, records, check_on);
+        let before = quantise::model_mean_abs_eval(&model, records, check_on);
+        let factor = model.scale_output(target / before)?;
+        say!(
+            "scaled the output layer by {factor:.4}: mean |eval| {before:.1} cp over {} {what} \
+             positions, {target:.1} cp with {net} (hash {:016x})",
+            thousands(check_on.len() as u64),
+            reference.hash()
+        );
+    }
+    let network = quantise::quantise(&model)?;
     let agreement = quantise::compare(&model, &network, records, check_on, lambda);
     say!(
         "quantised: |engine - float| mean {:.2} cp, max {:.1} cp over {} {what} positions \

@@ -191,6 +191,30 @@ impl Model {
         }
     }
 
+    /// Multiplies the output layer, the weights and the bias of every bucket, by `factor`:
+    /// every evaluation is multiplied by it. Returns the factor as applied (`f32`); refused
+    /// for a factor that is not positive or would take an output weight past ±`W2_CLIP`.
+    pub fn scale_output(&mut self, factor: f64) -> anyhow::Result<f32> {
+        let factor = factor as f32;
+        anyhow::ensure!(
+            factor.is_finite() && factor > 0.0,
+            "cannot scale the output layer by {factor}"
+        );
+        let output = Layout::W2..self.layout.len();
+        let largest = self.params[Layout::W2..self.layout.b2()]
+            .iter()
+            .fold(0.0f32, |m, w| m.max(w.abs()));
+        anyhow::ensure!(
+            largest * factor <= W2_CLIP,
+            "scaling the output layer by {factor} takes a weight of {largest} past the \
+             clipping bound {W2_CLIP}"
+        );
+        for w in &mut self.params[output] {
+            *w *= factor;
+        }
+        Ok(factor)
+    }
+
     /// The float weights of a quantised network (`horizon train --init`): each integer
     /// divided by its scale, so that quantising the model gives the network back exactly
     /// (`q / s · s` rounds to `q` in `f32` for every `i16` weight; an output bias, an `i32`

@@ -132,25 +132,123 @@ fn score_loss(cp: f64, target: f32) -> f64 {
     (1.0 / (1.0 + (-cp / f64::from(SCALE)).exp()) - f64::from(target)).powi(2)
 }
 
-/// The mean loss of the engine's evaluation with `network` (as `sigmoid(cp / 400)`) against
-/// the targets of `records` with `lambda`: what `horizon train` reports as the engine's
-/// validation loss, for any network on any positions (`horizon data --loss-of`).
-pub fn engine_loss(network: &Network, records: &[PackedBoard], lambda: f32) -> f64 {
+/// The mean absolute evaluation (centipawns) of the engine with `network` over
+/// `records[indices]`.
+pub fn mean_abs_eval(network: &Network, records: &[PackedBoard], indices: &[u32]) -> f64 {
     let simd = Simd::detect();
-    let sum: f64 = records
+    let sum: f64 = indices
         .par_chunks(1024)
         .map(|chunk| {
             let mut sample = Sample::default();
             let mut sum = 0.0;
-            for record in chunk {
-                sample.decode_mirrored(record, false, lambda, network.buckets(), network.inputs());
-                let cp = f64::from(network.evaluate_features(simd, sample.us(), sample.them()));
-                sum += score_loss(cp, sample.target);
+            for &i in chunk {
+                sample.decode_index(records, i, 0.0, network.buckets(), network.inputs());
+                sum += f64::from(network.evaluate_features(simd, sample.us(), sample.them())).abs();
             }
             sum
         })
         .sum();
-    sum / records.len().max(1) as f64
+    sum / indices.len().max(1) as f64
+}
+
+/// The float model's mean absolute evaluation `SCALE · |y|` (centipawns) over
+/// `records[indices]`.
+pub fn model_mean_abs_eval(model: &Model, records: &[PackedBoard], indices: &[u32]) -> f64 {
+    let scale = f64::from(SCALE);
+    let sum: f64 = indices
+        .par_chunks(1024)
+        .map(|chunk| {
+            let mut sample = Sample::default();
+            let mut sum = 0.0;
+            for &i in chunk {
+                sample.decode_index(records, i, 0.0, model.layout.buckets, model.inputs);
+                sum += f64::from(model.output(&sample)).abs() * scale;
+            }
+            sum
+        })
+        .sum();
+    sum / indices.len().max(1) as f64
+}
+
+/// How the engine's evaluation with `network` fits the records: its loss against their
+/// targets, and its scale against their search scores.
+#[derive(Copy, Clone, Debug)]
+pub struct EngineFit {
+    /// The mean loss (as `sigmoid(cp / 400)`) against the targets with `lambda`: what
+    /// `horizon train` reports as the engine's validation loss.
+    pub loss: f64,
+    /// Mean absolute evaluation and mean absolute search score, centipawns.
+    pub mean_abs_eval: f64,
+    pub mean_abs_score: f64,
+    /// The least-squares factor `k` of `eval ≈ k · score`: below 1 the network scores
+    /// positions less extremely than the searches did.
+    pub slope: f64,
+    /// The factor `f` (0.25 to 4) for which `sigmoid(f · cp / 400)` has the lowest loss, and
+    /// that loss. The plain loss mixes how well a network ranks positions with its scale;
+    /// this one compares networks of different scales by the first alone. The search's
+    /// margins (futility, reverse futility, ProbCut) are tuned to one scale, so a network's
+    /// scale is a separate choice (`horizon train --scale-to`).
+    pub fitted_factor: f64,
+    pub fitted_loss: f64,
+}
+
+/// [`EngineFit`] of `network` on `records`, for any network on any positions (`horizon
+/// data --loss-of`): networks trained on other data compare on the same held-out games.
+pub fn engine_fit(network: &Network, records: &[PackedBoard], lambda: f32) -> EngineFit {
+    let simd = Simd::detect();
+    // (evaluation, search score, target) of each record.
+    let points: Vec<(f64, f64, f32)> = records
+        .par_iter()
+        .map_init(Sample::default, |sample, record| {
+            sample.decode_mirrored(record, false, lambda, network.buckets(), network.inputs());
+            let cp = f64::from(network.evaluate_features(simd, sample.us(), sample.them()));
+            (cp, f64::from(record.score()), sample.target)
+        })
+        .collect();
+    let loss_at = |factor: f64| mean(&points, |&(cp, _, target)| score_loss(factor * cp, target));
+    let (fitted_factor, fitted_loss) = minimise_log(loss_at, 0.25, 4.0);
+    let square_scores = mean(&points, |&(_, score, _)| score * score);
+    EngineFit {
+        loss: loss_at(1.0),
+        mean_abs_eval: mean(&points, |&(cp, _, _)| cp.abs()),
+        mean_abs_score: mean(&points, |&(_, score, _)| score.abs()),
+        slope: if square_scores > 0.0 {
+            mean(&points, |&(cp, score, _)| cp * score) / square_scores
+        } else {
+            0.0
+        },
+        fitted_factor,
+        fitted_loss,
+    }
+}
+
+/// The mean of `f` over `points` (0 for none), in parallel.
+fn mean<T: Sync>(points: &[T], f: impl Fn(&T) -> f64 + Sync + Send) -> f64 {
+    points.par_iter().map(f).sum::<f64>() / points.len().max(1) as f64
+}
+
+/// The minimum of `f` over `[low, high]` (both positive) by golden-section search on the
+/// logarithm of the argument, to a relative precision of about 1e-8: `(argument, value)`.
+/// `f` is taken to have a single minimum there, as the loss of a scaled evaluation has.
+fn minimise_log(f: impl Fn(f64) -> f64, low: f64, high: f64) -> (f64, f64) {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (low.ln(), high.ln());
+    let mut c = b - ratio * (b - a);
+    let mut d = a + ratio * (b - a);
+    let (mut fc, mut fd) = (f(c.exp()), f(d.exp()));
+    while b - a > 1e-8 {
+        if fc < fd {
+            (b, d, fd) = (d, c, fc);
+            c = b - ratio * (b - a);
+            fc = f(c.exp());
+        } else {
+            (a, c, fc) = (c, d, fd);
+            d = a + ratio * (b - a);
+            fd = f(d.exp());
+        }
+    }
+    let x = ((a + b) / 2.0).exp();
+    (x, f(x))
 }
 
 #[cfg(test)]
@@ -163,13 +261,13 @@ mod tests {
     use horizon_chess::shakmaty::{Chess, Position as _};
 
     /// Positions of random games.
-    fn random_positions(n: usize) -> Vec<PackedBoard> {
+    fn random_chess(n: usize) -> Vec<Chess> {
         let mut rng = Rng::new(21, 0);
         let mut out = Vec::new();
         while out.len() < n {
             let mut chess = Chess::default();
             for _ in 0..120 {
-                out.push(PackedBoard::new(&chess, 0, Outcome::Draw).expect("packs"));
+                out.push(chess.clone());
                 let moves = chess.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -179,6 +277,14 @@ mod tests {
         }
         out.truncate(n);
         out
+    }
+
+    /// The records of `random_chess`, scored 0, drawn.
+    fn random_positions(n: usize) -> Vec<PackedBoard> {
+        random_chess(n)
+            .iter()
+            .map(|chess| PackedBoard::new(chess, 0, Outcome::Draw).expect("packs"))
+            .collect()
     }
 
     /// A random network with weights up to the clipping bounds: biases and output weights
@@ -261,10 +367,10 @@ mod tests {
         }
     }
 
-    /// `engine_loss` on a network alone is the engine loss that `compare` reports beside the
-    /// float model, for every output bucket count and input mapping.
+    /// `engine_fit`'s loss on a network alone is the engine loss that `compare` reports
+    /// beside the float model, for every output bucket count and input mapping.
     #[test]
-    fn engine_loss_of_a_network_is_the_trainers_engine_loss() {
+    fn engine_fit_of_a_network_is_the_trainers_engine_loss() {
         let records = random_positions(1500);
         let indices: Vec<u32> = (0..records.len() as u32).collect();
         for (activation, buckets, seed, inputs) in CASES {
@@ -272,7 +378,7 @@ mod tests {
             model.inputs = inputs;
             let network = quantise(&model).expect("quantises");
             let agreement = compare(&model, &network, &records, &indices, 0.3);
-            let loss = engine_loss(&network, &records, 0.3);
+            let loss = engine_fit(&network, &records, 0.3).loss;
             assert!(agreement.engine_loss > 1e-3, "{agreement:?}");
             assert!(
                 (loss - agreement.engine_loss).abs() < 1e-12,
@@ -280,6 +386,37 @@ mod tests {
                 agreement.engine_loss
             );
         }
+    }
+
+    /// Records whose search scores are twice the network's own evaluations: the fit finds
+    /// the slope one half, mean absolute values in the same ratio, and the factor 2 that
+    /// fits the targets exactly.
+    #[test]
+    fn engine_fit_measures_the_evaluations_scale_against_the_scores() {
+        let network = quantise(&random_model(Activation::SCReLU, 8, 5, 0.25)).expect("quantises");
+        let simd = Simd::detect();
+        let mut sample = Sample::default();
+        let records: Vec<PackedBoard> = random_chess(1000)
+            .iter()
+            .map(|chess| {
+                let plain = PackedBoard::new(chess, 0, Outcome::Draw).expect("packs");
+                sample.decode_mirrored(&plain, false, 0.5, network.buckets(), network.inputs());
+                let eval = network.evaluate_features(simd, sample.us(), sample.them());
+                let record = PackedBoard::new(chess, 2 * eval, Outcome::Draw).expect("packs");
+                assert_eq!(i32::from(record.score()), 2 * eval, "no clamping");
+                record
+            })
+            .collect();
+        // With lambda 1 the target is sigmoid(2 · eval / 400): the fit finds the factor 2.
+        let fit = engine_fit(&network, &records, 1.0);
+        assert!(fit.mean_abs_eval > 10.0, "{fit:?}");
+        assert!((fit.fitted_factor - 2.0).abs() < 1e-6, "{fit:?}");
+        assert!(fit.fitted_loss < 1e-10 && fit.loss > 1e-4, "{fit:?}");
+        assert!((fit.slope - 0.5).abs() < 1e-12, "{fit:?}");
+        assert!(
+            (fit.mean_abs_score - 2.0 * fit.mean_abs_eval).abs() < 1e-9,
+            "{fit:?}"
+        );
     }
 
     /// Random small weights off the grid: the rounding costs 3.7 to 4.6 cp on average here
