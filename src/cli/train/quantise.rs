@@ -15,7 +15,7 @@
 
 use anyhow::{Context, Result, ensure};
 use horizon_chess::nnue::simd::Simd;
-use horizon_chess::nnue::{Network, QA, QB, SCALE};
+use horizon_chess::nnue::{Inputs, Network, QA, QB, SCALE};
 use horizon_chess::packed::PackedBoard;
 use rayon::prelude::*;
 
@@ -136,33 +136,45 @@ fn score_loss(cp: f64, target: f32) -> f64 {
 /// `records[indices]`.
 pub fn mean_abs_eval(network: &Network, records: &[PackedBoard], indices: &[u32]) -> f64 {
     let simd = Simd::detect();
-    let sum: f64 = indices
-        .par_chunks(1024)
-        .map(|chunk| {
-            let mut sample = Sample::default();
-            let mut sum = 0.0;
-            for &i in chunk {
-                sample.decode_index(records, i, 0.0, network.buckets(), network.inputs());
-                sum += f64::from(network.evaluate_features(simd, sample.us(), sample.them())).abs();
-            }
-            sum
-        })
-        .sum();
-    sum / indices.len().max(1) as f64
+    mean_over_positions(
+        records,
+        indices,
+        network.buckets(),
+        network.inputs(),
+        |sample| f64::from(network.evaluate_features(simd, sample.us(), sample.them())).abs(),
+    )
 }
 
 /// The float model's mean absolute evaluation `SCALE · |y|` (centipawns) over
 /// `records[indices]`.
 pub fn model_mean_abs_eval(model: &Model, records: &[PackedBoard], indices: &[u32]) -> f64 {
     let scale = f64::from(SCALE);
+    mean_over_positions(
+        records,
+        indices,
+        model.layout.buckets,
+        model.inputs,
+        |sample| f64::from(model.output(sample)).abs() * scale,
+    )
+}
+
+/// The mean of `value` over the positions `records[indices]` decoded for a network with
+/// `buckets` and `inputs` (0 for none), in parallel.
+fn mean_over_positions(
+    records: &[PackedBoard],
+    indices: &[u32],
+    buckets: usize,
+    inputs: Inputs,
+    value: impl Fn(&Sample) -> f64 + Sync + Send,
+) -> f64 {
     let sum: f64 = indices
         .par_chunks(1024)
         .map(|chunk| {
             let mut sample = Sample::default();
             let mut sum = 0.0;
             for &i in chunk {
-                sample.decode_index(records, i, 0.0, model.layout.buckets, model.inputs);
-                sum += f64::from(model.output(&sample)).abs() * scale;
+                sample.decode_index(records, i, 0.0, buckets, inputs);
+                sum += value(&sample);
             }
             sum
         })
