@@ -158,8 +158,8 @@ pub fn model_mean_abs_eval(model: &Model, records: &[PackedBoard], indices: &[u3
     )
 }
 
-/// The mean of `value` over the positions `records[indices]` decoded for a network with
-/// `buckets` and `inputs` (0 for none), in parallel.
+/// The mean of `value` over the positions `records[indices]`, each decoded for a network with
+/// `buckets` and `inputs`, in parallel; 0 when `indices` is empty.
 fn mean_over_positions(
     records: &[PackedBoard],
     indices: &[u32],
