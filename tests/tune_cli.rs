@@ -94,6 +94,66 @@ fn selfplay_writes_labelled_quiet_positions() {
     assert_eq!(files[0], files[1]);
 }
 
+/// `--syzygy`: a game that starts in the tables or captures its way into them ends there with
+/// the tables' result (White's view), whoever is to move.
+#[test]
+fn selfplay_ends_games_that_enter_the_tables_with_their_result() {
+    let Some(tables) = common::shared_syzygy_dir() else {
+        return;
+    };
+    let dir = scratch_dir("selfplay-syzygy");
+    let openings = dir.join("endings.epd");
+    std::fs::write(
+        &openings,
+        // KQ v K, Black to move: White wins. KR v KR: a draw. KQR v KR with Black's rook
+        // en prise to king and queen: White's capture enters the tables as KQR v K, a win.
+        "4k3/8/8/8/8/8/8/3QK3 b - - 0 1\n\
+         4k3/8/8/8/8/8/1r6/4K2R w - - 0 1\n\
+         4k3/8/8/8/8/8/3r4/3QK2R w - - 0 1\n",
+    )
+    .expect("writable");
+    let out = dir.join("games.txt");
+    let output = run_horizon(&[
+        "selfplay",
+        "--games",
+        "3",
+        "--nodes",
+        "2000",
+        "--threads",
+        "1",
+        "--openings",
+        openings.to_str().expect("utf-8 path"),
+        "--syzygy",
+        tables.to_str().expect("utf-8 path"),
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_success(&output);
+    let text = stdout(&output);
+    assert!(text.contains("endings: tables 3"), "{text}");
+    assert!(text.contains("games 3: +2 =1 -0"), "{text}");
+    // Every game ended within the plies that are played but not written.
+    assert_eq!(check_selfplay_file(&out), 0, "{text}");
+
+    let missing = run_horizon(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--syzygy",
+        dir.join("no-such-dir").to_str().expect("utf-8 path"),
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert!(!missing.status.success());
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("no usable Syzygy tables"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+}
+
 /// `--format bullet` writes the positions of `--format text` (same seed, same games) as
 /// 32-byte records: the same pieces from the mover's view, the result from the mover's view.
 #[test]

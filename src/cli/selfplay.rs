@@ -7,10 +7,16 @@
 //! the engine searched are written with the game result, except the first plies after the
 //! opening, positions in check, positions whose best move was a capture or promotion, and
 //! positions with a mate score: what remains is mostly quiet, as Texel tuning wants it.
+//!
+//! With `--syzygy` the searches probe the tables, and a game whose capture or pawn move
+//! enters them ends there with the tables' result: endings the evaluation misjudges (rook
+//! against knight after an underpromotion, say) are labelled with their true outcome instead of
+//! a score adjudication.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -18,9 +24,9 @@ use clap::Args;
 use horizon_chess::packed::{Outcome, PackedBoard};
 use horizon_chess::search::search_one;
 use horizon_chess::wdl::material;
-use horizon_chess::{Color, Move, Position};
+use horizon_chess::{Color, Move, Position, Tablebases};
 use horizon_search::score::{is_decisive, is_mate};
-use horizon_search::{Limits, SearchConfig, Searcher, Silent};
+use horizon_search::{Limits, SearchConfig, Searcher, Silent, TableOutcome};
 
 use super::network::Evaluator;
 use super::pool::run_ordered;
@@ -54,7 +60,10 @@ move is neither a capture nor a promotion, and the score is not a mate.
 Games end by checkmate, stalemate, threefold repetition, the fifty-move rule or insufficient \
 material; by adjudication when both sides see at least 1000 cp (or a mate) for the same side \
 for 4 consecutive plies (a win), or when every score is within 10 cp of zero for 10 \
-consecutive plies after ply 80 (a draw); and as a draw at ply 400.
+consecutive plies after ply 80 (a draw); and as a draw at ply 400. With --syzygy, a capture or \
+pawn move into positions the tables cover ends the game with the tables' result (the \
+fifty-move rule applied: a cursed win is a draw), and positions whose score is a table result \
+are not written.
 
 Each game uses its own table and random stream (from --seed and the game number), so a run \
 is the same for a given seed whatever the number of threads.")]
@@ -98,6 +107,10 @@ pub struct SelfplayArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Syzygy tables (directories separated by `:`, `;` on Windows): probed by the searches,
+    /// and they end a game that enters them with their result.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<String>,
     #[command(flatten)]
     pub network: super::network::NetworkArgs,
 }
@@ -148,13 +161,16 @@ pub enum Ending {
     InsufficientMaterial,
     ResignAdjudicated,
     DrawAdjudicated,
+    /// A capture or pawn move entered the Syzygy tables: their result.
+    TableAdjudicated,
     MaxPlies,
 }
 
 impl Ending {
-    const ALL: [Ending; 8] = [
+    const ALL: [Ending; 9] = [
         Ending::Checkmate,
         Ending::ResignAdjudicated,
+        Ending::TableAdjudicated,
         Ending::Stalemate,
         Ending::Repetition,
         Ending::FiftyMoves,
@@ -172,6 +188,7 @@ impl Ending {
             Ending::InsufficientMaterial => "material",
             Ending::ResignAdjudicated => "win adjudicated",
             Ending::DrawAdjudicated => "draw adjudicated",
+            Ending::TableAdjudicated => "tables",
             Ending::MaxPlies => "ply cap",
         }
     }
@@ -241,6 +258,8 @@ pub struct Player {
     limits: Limits,
     /// The network that evaluates instead of the classic evaluation, if any.
     evaluator: Option<Evaluator>,
+    /// Syzygy tables: probed by the search and adjudicating the games that enter them.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Player {
@@ -249,7 +268,14 @@ impl Player {
             searcher: Searcher::standalone(config, hash_mib),
             limits: Limits::nodes(nodes),
             evaluator: None,
+            tablebases: None,
         }
+    }
+
+    /// Probes `tablebases` in the searches and ends games with their result.
+    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> Player {
+        self.tablebases = tablebases;
+        self
     }
 
     /// Evaluates with `evaluator`'s network (or the classic evaluation with `None`).
@@ -267,6 +293,7 @@ impl Player {
         if let Some(evaluator) = &self.evaluator {
             evaluator.install(&mut pos);
         }
+        pos.set_tablebases(self.tablebases.clone());
         let mut positions = Vec::new();
         let mut records = Vec::new();
         let mut scored = Vec::new();
@@ -276,6 +303,9 @@ impl Player {
         let (result, ending) = loop {
             if let Some(end) = rules_ending(&pos) {
                 break end;
+            }
+            if let Some(white_result) = self.table_result(&pos) {
+                break (white_result, Ending::TableAdjudicated);
             }
             if plies >= MAX_PLIES {
                 break (0.5, Ending::MaxPlies);
@@ -292,7 +322,12 @@ impl Player {
             } else {
                 -score
             };
-            if searched >= SKIP_PLIES && !pos.in_check() && !is_tactical(best) && !mate {
+            // Table results are left out like mates: their scores are not evaluations.
+            if searched >= SKIP_PLIES
+                && !pos.in_check()
+                && !is_tactical(best)
+                && !is_decisive(score)
+            {
                 positions.push(pos.fen());
                 // A legal position always packs (32 pieces at most, both kings).
                 if let Ok(record) = PackedBoard::new(pos.chess(), score, Outcome::Draw) {
@@ -344,6 +379,25 @@ impl Player {
             records,
             scored,
         }
+    }
+
+    /// White's result by the tables, when a capture or pawn move (or the start) has just
+    /// brought the game into them: the clock is 0, so the fifty-move verdict is exact.
+    fn table_result(&self, pos: &Position) -> Option<f64> {
+        let tables = self.tablebases.as_ref()?;
+        if pos.halfmoves() != 0 {
+            return None;
+        }
+        let mover = match tables.probe_after_zeroing(pos.chess())? {
+            TableOutcome::Win => 1.0,
+            TableOutcome::Draw => 0.5,
+            TableOutcome::Loss => 0.0,
+        };
+        Some(if pos.turn() == Color::White {
+            mover
+        } else {
+            1.0 - mover
+        })
     }
 }
 
@@ -461,6 +515,7 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     );
     anyhow::ensure!(args.hash >= 1, "--hash must be at least 1 MiB");
     let evaluator = args.network.load()?;
+    let tablebases = super::epd::open_tablebases(args.syzygy.as_deref())?;
     let openings = match &args.openings {
         Some(path) => Some(read_openings(path)?),
         None => None,
@@ -543,7 +598,11 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
     run_ordered(
         args.games,
         args.threads,
-        || Player::new(config.clone(), args.hash, args.nodes).with_evaluator(evaluator.clone()),
+        || {
+            Player::new(config.clone(), args.hash, args.nodes)
+                .with_evaluator(evaluator.clone())
+                .with_tablebases(tablebases.clone())
+        },
         |player, game| player.play(&start_of(game)),
         |number, game| {
             if let Some(writer) = wdl_out.as_mut()
