@@ -25,6 +25,7 @@ use horizon_chess::packed::{Outcome, PackedBoard};
 use horizon_chess::search::search_one;
 use horizon_chess::wdl::material;
 use horizon_chess::{Color, Move, Position, Tablebases};
+use horizon_search::Game as _;
 use horizon_search::score::{is_decisive, is_mate};
 use horizon_search::{Limits, SearchConfig, Searcher, Silent, TableOutcome};
 
@@ -304,7 +305,7 @@ impl Player {
             if let Some(end) = rules_ending(&pos) {
                 break end;
             }
-            if let Some(white_result) = self.table_result(&pos) {
+            if let Some(white_result) = table_result(&pos) {
                 break (white_result, Ending::TableAdjudicated);
             }
             if plies >= MAX_PLIES {
@@ -380,25 +381,22 @@ impl Player {
             scored,
         }
     }
+}
 
-    /// White's result by the tables, when a capture or pawn move (or the start) has just
-    /// brought the game into them: the clock is 0, so the fifty-move verdict is exact.
-    fn table_result(&self, pos: &Position) -> Option<f64> {
-        let tables = self.tablebases.as_ref()?;
-        if pos.halfmoves() != 0 {
-            return None;
-        }
-        let mover = match tables.probe_after_zeroing(pos.chess())? {
-            TableOutcome::Win => 1.0,
-            TableOutcome::Draw => 0.5,
-            TableOutcome::Loss => 0.0,
-        };
-        Some(if pos.turn() == Color::White {
-            mover
-        } else {
-            1.0 - mover
-        })
-    }
+/// White's result by the tables the position carries (only with `--syzygy`), when a capture
+/// or pawn move (or the start) has just brought the game into them: the search's own probe,
+/// exact under the fifty-move rule because the clock is 0.
+fn table_result(pos: &Position) -> Option<f64> {
+    let mover = match pos.table_outcome()? {
+        TableOutcome::Win => 1.0,
+        TableOutcome::Draw => 0.5,
+        TableOutcome::Loss => 0.0,
+    };
+    Some(if pos.turn() == Color::White {
+        mover
+    } else {
+        1.0 - mover
+    })
 }
 
 /// The game's scored positions as `game,ply,material,score,result` lines.
