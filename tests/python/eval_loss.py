@@ -106,6 +106,8 @@ def main(argv: List[str] | None = None) -> int:
         blends = [int(p) for p in args.blends.split(",") if p.strip()]
         if any(not 0 <= p <= 100 for p in blends):
             raise ValueError("--blends: percentages from 0 to 100")
+        if args.sample < 1:
+            raise ValueError("--sample: at least one position")
         with open(args.data, encoding="utf-8") as handle:
             records = [r for r in read_records(handle) if args.min_men <= men(r[0]) <= args.max_men]
         if not records:
@@ -113,6 +115,7 @@ def main(argv: List[str] | None = None) -> int:
         random.Random(args.seed).shuffle(records)
         records = records[: args.sample]
         pairs = eval_scale.evaluate(args.engine, [fen for fen, _, _ in records])
+        table = rows(records, pairs, blends)
     except (OSError, ValueError, subprocess.CalledProcessError) as err:
         print(f"eval_loss: {err}", file=sys.stderr)
         return 1
@@ -120,7 +123,7 @@ def main(argv: List[str] | None = None) -> int:
     print()
     print("| evaluation | mean \\|value\\| | result loss | best-scale loss (scale) |")
     print("| --- | --: | --: | --: |")
-    for name, mean_abs, loss, best, scale in rows(records, pairs, blends):
+    for name, mean_abs, loss, best, scale in table:
         print(f"| {name} | {mean_abs:.0f} cp | {loss:.4f} | {best:.4f} (×{scale:.2f}) |")
     return 0
 

@@ -74,3 +74,14 @@ def test_rows_score_every_evaluation_and_blend():
     by_name = {name: loss for name, _, loss, _, _ in table}
     results = [0.5, 1.0]
     assert by_name["blend 50"] == pytest.approx(eval_loss.result_loss([-60, 400], results))
+
+
+def test_bad_arguments_are_reported_not_raised(tmp_path, capsys):
+    data = tmp_path / "val.txt"
+    data.write_text(RECORDS)
+    assert eval_loss.main(["--data", str(data), "--sample", "0"]) == 1
+    assert "--sample" in capsys.readouterr().err
+    assert eval_loss.main(["--data", str(data), "--blends", "120"]) == 1
+    assert eval_loss.main(["--data", str(data), "--min-men", "7", "--max-men", "8"]) == 1
+    assert "no positions of 7 to 8 men" in capsys.readouterr().err
+    assert eval_loss.main(["--data", str(tmp_path / "missing.txt")]) == 1
