@@ -168,11 +168,12 @@ impl<G: Game> Searcher<G> {
                     self.stats.smp_helper_abandoned += 1;
                     continue;
                 }
-                // Keep a move of this iteration only if it was searched completely and
-                // became best; otherwise the last completed iteration stands.
+                // Keep a move of this iteration only if its last complete search raised
+                // alpha (the latest such move comes first on equal scores); otherwise the
+                // last completed iteration stands.
                 if let Some(i) = (0..root.len())
                     .filter(|&i| root[i].best_at_depth == depth)
-                    .max_by_key(|&i| root[i].score)
+                    .max_by_key(|&i| (root[i].score, std::cmp::Reverse(i)))
                 {
                     let line = Line {
                         score: root[i].score,
@@ -512,6 +513,11 @@ impl<G: Game> Searcher<G> {
             let rm = &mut root[i];
             rm.score = value;
             best = best.max(value);
+            if value <= alpha {
+                // A bound, not this move's value: if an earlier window of this depth made
+                // it best, a stop must not play it with this score (it may tie the best's).
+                rm.best_at_depth = 0;
+            }
             if first || value > alpha {
                 rm.bound = if value >= beta {
                     Bound::Lower

@@ -114,7 +114,8 @@ pub(crate) struct RootMove<M> {
     pub previous_score: i32,
     pub bound: Bound,
     pub pv: Vec<M>,
-    /// The iteration in which this move was searched completely and became best.
+    /// The iteration in which this move's last complete search raised alpha (0 once a later
+    /// search of the same iteration failed low on it).
     pub best_at_depth: u32,
     /// Nodes searched under this move in the current iteration (re-searches included).
     pub nodes: u64,

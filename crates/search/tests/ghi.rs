@@ -19,8 +19,11 @@
 //! of the two plies above X, and those differ on the two paths. Unlike `mark` it keeps
 //! values whose repetitions lie below their own node (R's) as ordinary entries.
 
+mod common;
+
+use common::{Edges, Graph, Shape};
 use horizon_search::config::{GhiMode, SearchConfig};
-use horizon_search::game::{Draw, Game, NoMoves};
+use horizon_search::game::{Game, NoMoves};
 use horizon_search::{Limits, Searcher, Silent};
 
 const R: usize = 0;
@@ -60,169 +63,15 @@ fn leaf_value(node: usize) -> i32 {
     }
 }
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct Edge(u16);
+static SHAPE: Shape = Shape {
+    root: T,
+    edges,
+    evaluate: |_| 0,
+    leaf: |node| Some(leaf_value(node)),
+};
 
-#[derive(Default)]
-struct Edges {
-    buf: [Edge; 2],
-    len: usize,
-}
-
-impl AsRef<[Edge]> for Edges {
-    fn as_ref(&self) -> &[Edge] {
-        &self.buf[..self.len]
-    }
-}
-
-impl AsMut<[Edge]> for Edges {
-    fn as_mut(&mut self) -> &mut [Edge] {
-        &mut self.buf[..self.len]
-    }
-}
-
-impl Extend<Edge> for Edges {
-    fn extend<I: IntoIterator<Item = Edge>>(&mut self, edges: I) {
-        for e in edges {
-            self.buf[self.len] = e;
-            self.len += 1;
-        }
-    }
-}
-
-#[derive(Clone)]
-struct Graph {
-    path: Vec<usize>,
-}
-
-impl Graph {
-    fn new() -> Graph {
-        Graph { path: vec![T] }
-    }
-    fn node(&self) -> usize {
-        *self.path.last().expect("never empty")
-    }
-    fn white_to_move(&self) -> bool {
-        self.path.len() % 2 == 1
-    }
-}
-
-impl Game for Graph {
-    type Move = Edge;
-    type Moves = Edges;
-    const HISTORY_SIZE: usize = 16;
-
-    fn key(&self) -> u64 {
-        (self.node() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ u64::from(self.white_to_move())
-    }
-    fn key_extension(&self) -> u64 {
-        0
-    }
-    fn set_wide_keys(&mut self, _: bool) {}
-    fn ply(&self) -> usize {
-        self.path.len() - 1
-    }
-    fn reversible_plies(&self) -> u32 {
-        0
-    }
-    fn generate(&self, out: &mut Edges) {
-        out.len = 0;
-        for &to in edges(self.node()) {
-            out.buf[out.len] = Edge(to as u16 + 1);
-            out.len += 1;
-        }
-    }
-    fn generate_tactical(&self, out: &mut Edges) {
-        out.len = 0;
-    }
-    fn generate_quiet(&self, out: &mut Edges) {
-        self.generate(out);
-    }
-    fn play(&mut self, m: Edge) {
-        self.path.push(usize::from(m.0) - 1);
-    }
-    fn undo(&mut self) {
-        self.path.pop();
-    }
-    fn null_move_allowed(&self) -> bool {
-        false
-    }
-    fn play_null(&mut self) {}
-    fn undo_null(&mut self) {}
-    fn non_pawn_pieces(&self) -> u32 {
-        0
-    }
-    fn evaluate(&mut self) -> i32 {
-        0
-    }
-    fn in_check(&self) -> bool {
-        false
-    }
-    fn draw(&self, _: usize) -> Option<Draw> {
-        // Same node with the same side to move earlier on the path.
-        let here = self.path.len() - 1;
-        let node = self.node();
-        (0..here)
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .find(|&i| self.path[i] == node)
-            .map(|i| Draw::Repetition {
-                plies_back: here - i,
-            })
-    }
-    fn history_signature(&self, _search_root_ply: usize, plies: usize) -> Option<u64> {
-        // Every earlier position can repeat (the graph has no irreversible move), and the
-        // rule is the same before and after the root.
-        let here = self.path.len() - 1;
-        Some((here.saturating_sub(plies)..here).fold(0u64, |sum, i| {
-            let white = i % 2 == 0;
-            let key =
-                (self.path[i] as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(white);
-            sum.wrapping_add(key.wrapping_mul(0xD6E8_FEB8_6659_FD93).rotate_left(29))
-        }))
-    }
-    fn no_moves(&self) -> NoMoves {
-        let white = leaf_value(self.node());
-        NoMoves::Value(if self.white_to_move() { white } else { -white })
-    }
-    fn is_capture(&self, _: Edge) -> bool {
-        false
-    }
-    fn is_promotion(&self, _: Edge) -> bool {
-        false
-    }
-    fn mvv_lva(&self, _: Edge) -> i32 {
-        0
-    }
-    fn see(&self, _: Edge) -> i32 {
-        0
-    }
-    fn captured_value(&self, _: Edge) -> i32 {
-        0
-    }
-    fn is_recapture(&self, _: Edge) -> bool {
-        false
-    }
-    fn is_advanced_pawn_push(&self, _: Edge) -> bool {
-        false
-    }
-    fn encode(m: Edge) -> u16 {
-        m.0
-    }
-    fn decode(&self, packed: u16) -> Option<Edge> {
-        edges(self.node())
-            .iter()
-            .any(|&to| to as u16 + 1 == packed)
-            .then_some(Edge(packed))
-    }
-    fn history_index(&self, m: Edge) -> usize {
-        usize::from(m.0)
-    }
-    fn last_move_index(&self) -> Option<usize> {
-        None
-    }
+fn graph() -> Graph {
+    Graph::new(&SHAPE)
 }
 
 /// Exhaustive minimax with the repetition rule, no table: the true value.
@@ -232,7 +81,7 @@ fn path_aware_value(game: &mut Graph) -> i32 {
     }
     let mut moves = Edges::default();
     game.generate(&mut moves);
-    if moves.len == 0 {
+    if moves.as_ref().is_empty() {
         let NoMoves::Value(v) = game.no_moves() else {
             unreachable!()
         };
@@ -257,13 +106,13 @@ fn table_searcher(ghi: GhiMode) -> Searcher<Graph> {
 }
 
 fn root_value(ghi: GhiMode) -> i32 {
-    let result = table_searcher(ghi).search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+    let result = table_searcher(ghi).search(&mut graph(), &Limits::depth(10), &mut Silent);
     result.score
 }
 
 #[test]
 fn the_true_value_is_minus_five_by_s() {
-    assert_eq!(path_aware_value(&mut Graph::new()), -5);
+    assert_eq!(path_aware_value(&mut graph()), -5);
 }
 
 #[test]
@@ -283,7 +132,7 @@ fn marked_path_dependent_entries_give_the_true_value() {
 #[test]
 fn without_a_table_the_search_is_right_too() {
     let mut searcher = Searcher::<Graph>::standalone(SearchConfig::exact_bare(), 1);
-    let result = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+    let result = searcher.search(&mut graph(), &Limits::depth(10), &mut Silent);
     assert_eq!(result.score, -5);
 }
 
@@ -299,9 +148,9 @@ fn exact_path_signatures_give_the_true_value() {
 fn exact_keeps_the_path_dependent_values_mark_throws_away() {
     let second_search = |ghi: GhiMode| {
         let mut searcher = table_searcher(ghi);
-        let first = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+        let first = searcher.search(&mut graph(), &Limits::depth(10), &mut Silent);
         assert_eq!(first.score, -5, "{ghi:?}, first search");
-        let second = searcher.search(&mut Graph::new(), &Limits::depth(10), &mut Silent);
+        let second = searcher.search(&mut graph(), &Limits::depth(10), &mut Silent);
         assert_eq!(second.score, -5, "{ghi:?}, second search");
         second.stats
     };
