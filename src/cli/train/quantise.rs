@@ -195,7 +195,7 @@ pub struct EngineFit {
     /// The least-squares factor `k` of `eval ≈ k · score`: below 1 the network scores
     /// positions less extremely than the searches did.
     pub slope: f64,
-    /// The factor `f` (0.25 to 4) for which `sigmoid(f · cp / 400)` has the lowest loss, and
+    /// The factor `f` (1/1024 to 1024) for which `sigmoid(f · cp / 400)` has the lowest loss, and
     /// that loss. The plain loss mixes how well a network ranks positions with its scale;
     /// this one compares networks of different scales by the first alone. The search's
     /// margins (futility, reverse futility, ProbCut) are tuned to one scale, so a network's
@@ -218,7 +218,8 @@ pub fn engine_fit(network: &Network, records: &[PackedBoard], lambda: f32) -> En
         })
         .collect();
     let loss_at = |factor: f64| mean(&points, |&(cp, _, target)| score_loss(factor * cp, target));
-    let (fitted_factor, fitted_loss) = minimise_log(loss_at, 0.25, 4.0);
+    // Wide: a barely trained network's best factor can lie far below 1 (0.03 in a test).
+    let (fitted_factor, fitted_loss) = minimise_log(loss_at, 1.0 / 1024.0, 1024.0);
     let square_scores = mean(&points, |&(_, score, _)| score * score);
     EngineFit {
         loss: loss_at(1.0),
