@@ -154,6 +154,119 @@ fn selfplay_ends_games_that_enter_the_tables_with_their_result() {
     );
 }
 
+/// `--play-in-tables`: games that enter the tables play on inside them, searched without
+/// them, and every position written there carries the tables' own result for it (each probed
+/// here again), in text and in bullet records (with a score of +-1000 cp or 0 to match); the
+/// games' results stay those they entered the tables with.
+#[test]
+fn selfplay_plays_on_inside_the_tables_and_labels_each_position_by_them() {
+    use horizon_chess::Tablebases;
+    use horizon_chess::packed::{PackedBoard, RECORD_BYTES};
+    use horizon_search::TableOutcome;
+    let Some(tables) = common::shared_syzygy_dir() else {
+        return;
+    };
+    let dir = scratch_dir("selfplay-in-tables");
+    let openings = dir.join("endings.epd");
+    std::fs::write(
+        &openings,
+        // KQ v K (a win), KR v KR (a draw), KR v KP with the pawn far advanced and White's king
+        // far away (a draw that a careless rook move loses), K+P v K (a win).
+        "4k3/8/8/8/8/8/8/3QK3 b - - 0 1\n\
+         4k3/8/8/8/8/8/1r6/4K2R w - - 0 1\n\
+         8/8/8/8/8/K7/5pk1/4R3 w - - 0 1\n\
+         8/8/8/8/4k3/8/4P3/4K3 w - - 0 1\n",
+    )
+    .expect("writable");
+    let tables_arg = tables.to_str().expect("utf-8 path");
+    let mut outputs = Vec::new();
+    for format in ["text", "bullet"] {
+        let out = dir.join(format!("games.{format}"));
+        let output = run_horizon(&[
+            "selfplay",
+            "--games",
+            "4",
+            "--nodes",
+            "1500",
+            "--threads",
+            "2",
+            "--openings",
+            openings.to_str().expect("utf-8 path"),
+            "--syzygy",
+            tables_arg,
+            "--play-in-tables",
+            "24",
+            "--format",
+            format,
+            "--out",
+            out.to_str().expect("utf-8 path"),
+        ]);
+        assert_success(&output);
+        let text = stdout(&output);
+        assert!(text.contains("endings: tables 4"), "{text}");
+        outputs.push(std::fs::read(&out).expect("written"));
+    }
+    let (probe, _) = Tablebases::open(tables_arg);
+    let probe = probe.expect("the shared tables open");
+    let text = String::from_utf8(outputs[0].clone()).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    // Up to 24 plies of each of 4 games, in check and tactical positions left out.
+    assert!(
+        lines.len() >= 20 && lines.len() <= 4 * 24,
+        "{} lines",
+        lines.len()
+    );
+    let bytes = &outputs[1];
+    assert_eq!(bytes.len(), lines.len() * RECORD_BYTES);
+    let mut results = [0usize; 3];
+    for (line, chunk) in lines.iter().zip(bytes.chunks_exact(RECORD_BYTES)) {
+        let (fen, result) = line.split_once(" | ").expect("`<FEN> | <result>`");
+        let position = Position::from_fen(fen).expect("valid");
+        let mover = position.chess().turn();
+        let truth = probe
+            .probe_after_zeroing(position.chess())
+            .unwrap_or_else(|| panic!("not in the tables: {fen}"));
+        let (mover_result, score) = match truth {
+            TableOutcome::Win => (2, 1000),
+            TableOutcome::Draw => (1, 0),
+            TableOutcome::Loss => (0, -1000),
+        };
+        let white_result = if mover == Color::White {
+            mover_result
+        } else {
+            2 - mover_result
+        };
+        assert_eq!(result, ["0.0", "0.5", "1.0"][white_result], "{fen}");
+        results[white_result] += 1;
+        let record = PackedBoard::from_bytes(chunk.try_into().expect("32 bytes"));
+        assert_eq!(i32::from(record.score()), score, "{fen}");
+        assert_eq!(usize::from(record.result()), mover_result, "{fen}");
+        let expected =
+            PackedBoard::new(position.chess(), score, record_outcome(&record)).expect("packs");
+        assert_eq!(record, expected, "{fen}");
+    }
+    // Wins for White and draws both among the labels.
+    assert!(results[2] > 0 && results[1] > 0, "{results:?}");
+
+    let without_tables = run_horizon(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--play-in-tables",
+        "10",
+        "--out",
+        dir.join("x.bin").to_str().expect("utf-8 path"),
+    ]);
+    assert!(!without_tables.status.success());
+    assert!(
+        String::from_utf8_lossy(&without_tables.stderr).contains("--play-in-tables needs --syzygy"),
+        "{}",
+        String::from_utf8_lossy(&without_tables.stderr)
+    );
+}
+
 /// `--format bullet` writes the positions of `--format text` (same seed, same games) as
 /// 32-byte records: the same pieces from the mover's view, the result from the mover's view.
 #[test]

@@ -12,6 +12,12 @@
 //! enters them ends there with the tables' result: endings the evaluation misjudges (rook
 //! against knight after an underpromotion, say) are labelled with their true outcome instead of
 //! a score adjudication.
+//!
+//! With `--play-in-tables N` such a game goes on for up to N plies inside the tables, its
+//! moves chosen by searches that do not probe them, and each position written there carries
+//! its own result from the tables (and a score of ±1000 cp or 0 to match): the endings of 3
+//! and 4 men that a search without tables meets after a capture, labelled with the truth
+//! (the network's training games otherwise stop where these positions begin).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -48,6 +54,10 @@ const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: usize = 10;
 /// Longest game (plies from the start position of the game): then a draw.
 const MAX_PLIES: usize = 400;
+/// The score written with a position labelled by the tables (`--play-in-tables`): a won
+/// position +1000 cp for the side to move, a lost one -1000, a draw 0, so that the score's
+/// share of a trainer's target says what the result says.
+const TABLE_LABEL_SCORE: i32 = 1000;
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -64,7 +74,10 @@ for 4 consecutive plies (a win), or when every score is within 10 cp of zero for
 consecutive plies after ply 80 (a draw); and as a draw at ply 400. With --syzygy, a capture or \
 pawn move into positions the tables cover ends the game with the tables' result (the \
 fifty-move rule applied: a cursed win is a draw), and positions whose score is a table result \
-are not written.
+are not written. With --play-in-tables N the game goes on inside the tables for up to N plies \
+(no adjudication there), searched without them, and each position written there carries its \
+own result by the tables (as if its halfmove clock were 0) and a score of +-1000 cp or 0 to \
+match, in check and tactical positions still left out.
 
 Each game uses its own table and random stream (from --seed and the game number), so a run \
 is the same for a given seed whatever the number of threads.")]
@@ -112,6 +125,12 @@ pub struct SelfplayArgs {
     /// and they end a game that enters them with their result.
     #[arg(long, value_name = "DIR")]
     pub syzygy: Option<String>,
+    /// With --syzygy: a game that enters the tables goes on for up to this many plies inside
+    /// them, its moves searched without the tables, and the positions written there are
+    /// labelled by the tables (each its own result, a score of +-1000 cp or 0). The game's
+    /// earlier positions keep the result it entered the tables with. 0: the game ends there.
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    pub play_in_tables: usize,
     #[command(flatten)]
     pub network: super::network::NetworkArgs,
 }
@@ -201,11 +220,12 @@ pub struct Game {
     pub result: f64,
     pub ending: Ending,
     pub plies: usize,
-    /// FENs to write.
-    pub positions: Vec<String>,
-    /// The same positions packed with their scores and the side to move (the record keeps
-    /// no side to move; its result is set when written).
-    pub records: Vec<(PackedBoard, Color)>,
+    /// FENs to write, each with White's result by the tables where the tables labelled it
+    /// (`--play-in-tables`; else the game's result is written).
+    pub positions: Vec<(String, Option<f64>)>,
+    /// The same positions packed with their scores, the side to move (the record keeps no
+    /// side to move; its result is set when written) and the tables' label.
+    pub records: Vec<(PackedBoard, Color, Option<f64>)>,
     /// Every searched position with a score that is not a mate or table result.
     pub scored: Vec<ScoredPly>,
 }
@@ -261,6 +281,8 @@ pub struct Player {
     evaluator: Option<Evaluator>,
     /// Syzygy tables: probed by the search and adjudicating the games that enter them.
     tablebases: Option<Arc<Tablebases>>,
+    /// Plies played on inside the tables, their positions labelled by them (0: none).
+    table_plies: usize,
 }
 
 impl Player {
@@ -270,7 +292,14 @@ impl Player {
             limits: Limits::nodes(nodes),
             evaluator: None,
             tablebases: None,
+            table_plies: 0,
         }
+    }
+
+    /// Plays on for up to `plies` inside the tables instead of ending the game there.
+    pub fn with_play_in_tables(mut self, plies: usize) -> Player {
+        self.table_plies = plies;
+        self
     }
 
     /// Probes `tablebases` in the searches and ends games with their result.
@@ -301,15 +330,32 @@ impl Player {
         let mut searched = 0usize;
         let (mut white_winning, mut black_winning, mut level) = (0usize, 0usize, 0usize);
         let mut plies = 0usize;
+        // White's result where the game entered the tables and played on inside them, and
+        // the plies played there.
+        let mut entered: Option<f64> = None;
+        let mut table_plies = 0usize;
         let (result, ending) = loop {
             if let Some(end) = rules_ending(&pos) {
-                break end;
+                break entered.map_or(end, |r| (r, Ending::TableAdjudicated));
             }
-            if let Some(white_result) = table_result(&pos) {
+            if entered.is_none()
+                && let Some(white_result) = table_result(&pos)
+            {
+                if self.table_plies == 0 {
+                    break (white_result, Ending::TableAdjudicated);
+                }
+                entered = Some(white_result);
+                // The searches inside play without the tables, as a search meets these
+                // endings when it has none.
+                pos.set_tablebases(None);
+            }
+            if let Some(white_result) = entered
+                && table_plies >= self.table_plies
+            {
                 break (white_result, Ending::TableAdjudicated);
             }
             if plies >= MAX_PLIES {
-                break (0.5, Ending::MaxPlies);
+                break entered.map_or((0.5, Ending::MaxPlies), |r| (r, Ending::TableAdjudicated));
             }
             let outcome = search_one(&mut self.searcher, &mut pos, &self.limits, &mut Silent);
             let Some(best) = outcome.best_move else {
@@ -323,16 +369,28 @@ impl Player {
             } else {
                 -score
             };
-            // Table results are left out like mates: their scores are not evaluations.
-            if searched >= SKIP_PLIES
+            if entered.is_some() {
+                // Inside the tables: the position's own result labels it, whatever the search
+                // without them thought.
+                if !pos.in_check()
+                    && !is_tactical(best)
+                    && let Some(label) = self.label_by_tables(&pos)
+                {
+                    positions.push((pos.fen(), Some(label.white_result)));
+                    if let Ok(record) = PackedBoard::new(pos.chess(), label.score, Outcome::Draw) {
+                        records.push((record, pos.turn(), Some(label.white_result)));
+                    }
+                }
+            } else if searched >= SKIP_PLIES
                 && !pos.in_check()
                 && !is_tactical(best)
                 && !is_decisive(score)
             {
-                positions.push(pos.fen());
+                // Table results are left out like mates: their scores are not evaluations.
+                positions.push((pos.fen(), None));
                 // A legal position always packs (32 pieces at most, both kings).
                 if let Ok(record) = PackedBoard::new(pos.chess(), score, Outcome::Draw) {
-                    records.push((record, pos.turn()));
+                    records.push((record, pos.turn(), None));
                 }
             }
             if !is_decisive(score) {
@@ -362,6 +420,11 @@ impl Player {
             };
             pos.play(best);
             plies += 1;
+            if entered.is_some() {
+                // No adjudication inside the tables: their result is known.
+                table_plies += 1;
+                continue;
+            }
             if white_winning >= RESIGN_PLIES {
                 break (1.0, Ending::ResignAdjudicated);
             }
@@ -380,6 +443,37 @@ impl Player {
             records,
             scored,
         }
+    }
+}
+
+/// A position's label by the tables (`--play-in-tables`).
+struct TableLabel {
+    /// White's result: 1.0, 0.5 or 0.0.
+    white_result: f64,
+    /// Side to move's score to write: [`TABLE_LABEL_SCORE`], 0 or its negation.
+    score: i32,
+}
+
+impl Player {
+    /// The tables' result of `pos` as if its halfmove clock were 0 (the evaluation does not
+    /// see the clock; a cursed win is a draw, as the fifty-move rule makes it); `None` when
+    /// the tables do not cover it.
+    fn label_by_tables(&self, pos: &Position) -> Option<TableLabel> {
+        let outcome = self.tablebases.as_ref()?.probe_after_zeroing(pos.chess())?;
+        let (mover, score) = match outcome {
+            TableOutcome::Win => (1.0, TABLE_LABEL_SCORE),
+            TableOutcome::Draw => (0.5, 0),
+            TableOutcome::Loss => (0.0, -TABLE_LABEL_SCORE),
+        };
+        let white_result = if pos.turn() == Color::White {
+            mover
+        } else {
+            1.0 - mover
+        };
+        Some(TableLabel {
+            white_result,
+            score,
+        })
     }
 }
 
@@ -512,6 +606,10 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
         "--threads must be 1 to 256"
     );
     anyhow::ensure!(args.hash >= 1, "--hash must be at least 1 MiB");
+    anyhow::ensure!(
+        args.play_in_tables == 0 || args.syzygy.is_some(),
+        "--play-in-tables needs --syzygy (the tables label the positions)"
+    );
     let evaluator = args.network.load()?;
     let tablebases = super::epd::open_tablebases(args.syzygy.as_deref())?;
     let openings = match &args.openings {
@@ -600,6 +698,7 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
             Player::new(config.clone(), args.hash, args.nodes)
                 .with_evaluator(evaluator.clone())
                 .with_tablebases(tablebases.clone())
+                .with_play_in_tables(args.play_in_tables)
         },
         |player, game| player.play(&start_of(game)),
         |number, game| {
@@ -618,14 +717,13 @@ pub fn run(args: &SelfplayArgs) -> Result<()> {
             if let Some(i) = Ending::ALL.iter().position(|&e| e == game.ending) {
                 endings[i] += 1;
             }
-            let result = result_text(game.result);
             let written_now = match args.format {
-                Format::Text => game
-                    .positions
-                    .iter()
-                    .try_for_each(|fen| writeln!(out, "{fen} | {result}")),
-                Format::Bullet => game.records.iter().try_for_each(|(record, mover)| {
-                    let outcome = outcome_for_mover(game.result, *mover);
+                Format::Text => game.positions.iter().try_for_each(|(fen, label)| {
+                    let result = result_text(label.unwrap_or(game.result));
+                    writeln!(out, "{fen} | {result}")
+                }),
+                Format::Bullet => game.records.iter().try_for_each(|(record, mover, label)| {
+                    let outcome = outcome_for_mover(label.unwrap_or(game.result), *mover);
                     out.write_all(&record.with_outcome(outcome).to_bytes())
                 }),
             };
