@@ -393,7 +393,8 @@ impl Player {
                     records.push((record, pos.turn(), None));
                 }
             }
-            if !is_decisive(score) {
+            // Inside the tables the game's result need not be the position's: not for the fit.
+            if !is_decisive(score) && entered.is_none() {
                 scored.push(ScoredPly {
                     ply: plies,
                     material: material(pos.chess()),
