@@ -156,8 +156,7 @@ fn selfplay_ends_games_that_enter_the_tables_with_their_result() {
 
 /// `--play-in-tables`: games that enter the tables play on inside them, searched without
 /// them, and every position written there carries the tables' own result for it (each probed
-/// here again), in text and in bullet records (with a score of +-1000 cp or 0 to match); the
-/// games' results stay those they entered the tables with.
+/// here again), in text and in bullet records (with a score of +-1000 cp or 0 to match).
 #[test]
 fn selfplay_plays_on_inside_the_tables_and_labels_each_position_by_them() {
     use horizon_chess::Tablebases;
@@ -170,8 +169,8 @@ fn selfplay_plays_on_inside_the_tables_and_labels_each_position_by_them() {
     let openings = dir.join("endings.epd");
     std::fs::write(
         &openings,
-        // KQ v K (a win), KR v KR (a draw), KR v KP with the pawn far advanced and White's king
-        // far away (a draw that a careless rook move loses), K+P v K (a win).
+        // KQ v K (a win), KR v KR (a draw), KR v KP with the pawn on the seventh and White's
+        // king far away (a draw), K+P v K with Black's king in front (a draw).
         "4k3/8/8/8/8/8/8/3QK3 b - - 0 1\n\
          4k3/8/8/8/8/8/1r6/4K2R w - - 0 1\n\
          8/8/8/8/8/K7/5pk1/4R3 w - - 0 1\n\
