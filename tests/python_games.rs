@@ -54,6 +54,7 @@ fn match_runner_tests_then_twenty_real_games() {
                 "tests/python/test_smp_ttd.py",
                 "tests/python/test_eval_scale.py",
                 "tests/python/test_eval_loss.py",
+                "tests/python/test_endgame_starts.py",
             ])
             .current_dir(root)
             .status()
