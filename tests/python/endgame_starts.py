@@ -50,8 +50,7 @@ def distinct_boards(lines, lo, hi):
 def pick(boards, count, seed):
     """`count` boards drawn by a seeded shuffle, as FENs with the clocks reset."""
     shuffled = list(boards)
-    random.seed(seed)
-    random.shuffle(shuffled)
+    random.Random(seed).shuffle(shuffled)  # the draw of random.seed(seed), without the global state
     return [key + " 0 1" for key in shuffled[:count]]
 
 
@@ -75,7 +74,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
-    (lo, hi) = args.men
+    lo, hi = args.men
     try:
         with open(args.dump, encoding="utf-8") as f:
             boards = distinct_boards(f, lo, hi)
