@@ -32,7 +32,7 @@ use super::progress::Progress;
 use super::report::{human, thousands};
 use checkpoint::{Checkpoint, DataInfo, EpochRecord, Settings};
 use model::Model;
-use optimizer::{AdamW, learning_rate};
+use optimizer::{AdamW, cosine_rate, learning_rate};
 
 /// Positions of the training set the quantisation check uses when nothing is held out.
 const CHECK_WITHOUT_VALIDATION: usize = 10_000;
@@ -50,7 +50,7 @@ lambda sigmoid(score / 400) + (1 - lambda) result / 2, loss = mean (p - target)^
 
 Training: AdamW (beta1 0.9, beta2 0.999, eps 1e-8; weight decay --wd on weights, not biases), \
 learning rate --lr, multiplied by --lr-gamma every --lr-drop-epoch epochs (step decay; \
-constant without it), batches of --batch positions in a new seeded order each epoch. After each \
+constant without it) or with --lr-end falling batch by batch along a cosine to that rate, batches of --batch positions in a new seeded order each epoch. After each \
 step the first layer's weights and biases are clipped to +-1.98 (so that the engine's 16-bit accumulators hold any position) and the output weights to \
 +-127/64 (kept from the first networks; 16 times inside i16 at the output scale 1024). A run is reproducible bit for bit for \
 a given --threads. --init NET starts from a network's weights (a file, or `built-in`) instead of \
@@ -91,6 +91,10 @@ pub struct TrainArgs {
     /// Multiply the learning rate by --lr-gamma after every N epochs (none: constant).
     #[arg(long, value_name = "N")]
     pub lr_drop_epoch: Option<usize>,
+    /// Cosine decay instead of steps: the learning rate falls batch by batch from --lr at
+    /// the first batch to this rate after the last batch of --epochs.
+    #[arg(long, value_name = "LR", conflicts_with = "lr_drop_epoch")]
+    pub lr_end: Option<f64>,
     /// The factor of each learning-rate drop.
     #[arg(long, default_value_t = 0.3)]
     pub lr_gamma: f64,
@@ -190,6 +194,12 @@ fn check_args(args: &TrainArgs) -> Result<()> {
         args.lr_drop_epoch != Some(0),
         "--lr-drop-epoch must be at least 1"
     );
+    if let Some(end) = args.lr_end {
+        ensure!(
+            (0.0..=args.lr).contains(&end),
+            "--lr-end must be between 0 and --lr"
+        );
+    }
     ensure!(
         args.wd >= 0.0 && args.wd.is_finite(),
         "--wd must be zero or positive"
@@ -483,13 +493,23 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
     let mut grads = vec![vec![0.0f32; layout.len()]; threads];
     let mut order = Vec::with_capacity(train_positions.len());
     let first_epoch = history.len() + 1;
+    let batches_per_epoch = train_positions.len().div_ceil(args.batch) as u64;
+    let total_batches = batches_per_epoch * args.epochs as u64;
     for epoch in first_epoch..=args.epochs {
-        let lr = learning_rate(args.lr, args.lr_drop_epoch, args.lr_gamma, epoch);
+        let epoch_rate = learning_rate(args.lr, args.lr_drop_epoch, args.lr_gamma, epoch);
+        let rate_of = |b: usize| match args.lr_end {
+            Some(end) => {
+                let step = (epoch as u64 - 1) * batches_per_epoch + b as u64;
+                cosine_rate(args.lr, end, step, total_batches)
+            }
+            None => epoch_rate,
+        };
+        let lr = rate_of(0);
         data::epoch_order(&train_positions, args.seed, epoch, &mut order);
         let progress = Progress::new(order.len().div_ceil(args.batch), args.quiet);
         let epoch_started = Instant::now();
         let (mut loss_sum, mut done) = (0.0f64, 0usize);
-        for batch in order.chunks(args.batch) {
+        for (b, batch) in order.chunks(args.batch).enumerate() {
             let part = batch.len().div_ceil(threads);
             let model_ref = &model;
             let losses: Vec<f64> = grads
@@ -508,7 +528,7 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
                 layout,
                 &mut grads,
                 1.0 / batch.len() as f32,
-                lr,
+                rate_of(b),
                 args.wd,
             );
             progress.set_message(format!(

@@ -68,6 +68,7 @@ pub struct EpochRecord {
     /// NaN without validation positions.
     pub validation_loss: f64,
     pub seconds: f64,
+    /// The learning rate of the epoch's first batch.
     pub lr: f64,
 }
 

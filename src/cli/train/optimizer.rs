@@ -44,6 +44,14 @@ pub fn learning_rate(lr: f64, drop: Option<usize>, gamma: f64, epoch: usize) -> 
     }
 }
 
+/// The learning rate of batch `step` (0-based) of a run of `steps` batches, cosine annealing
+/// (Loshchilov and Hutter 2017, SGDR without restarts): `lr` at the first batch, falling
+/// smoothly to `end` after the last, with no step in between.
+pub fn cosine_rate(lr: f64, end: f64, step: u64, steps: u64) -> f64 {
+    let progress = step.min(steps) as f64 / steps.max(1) as f64;
+    end + (lr - end) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
+}
+
 impl AdamW {
     pub fn new(len: usize) -> AdamW {
         AdamW {
@@ -126,6 +134,17 @@ mod tests {
             .map(|e| learning_rate(1.0, Some(3), 0.5, e))
             .collect();
         assert_eq!(lrs, [1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.25]);
+    }
+
+    #[test]
+    fn cosine_schedule_falls_from_the_rate_to_the_end() {
+        assert_eq!(cosine_rate(1.0, 0.1, 0, 100), 1.0);
+        assert!((cosine_rate(1.0, 0.1, 50, 100) - 0.55).abs() < 1e-12);
+        assert!((cosine_rate(1.0, 0.1, 100, 100) - 0.1).abs() < 1e-12);
+        let rates: Vec<f64> = (0..=100).map(|s| cosine_rate(1.0, 0.1, s, 100)).collect();
+        assert!(rates.windows(2).all(|w| w[1] < w[0]), "strictly falling");
+        // A resumed run past its planned steps stays at the end.
+        assert!((cosine_rate(1.0, 0.1, 120, 100) - 0.1).abs() < 1e-12);
     }
 
     /// Adam's first step moves each parameter by the learning rate against the sign of its
