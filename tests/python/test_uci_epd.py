@@ -95,3 +95,17 @@ def test_csv_row_records_the_position_and_whether_it_was_solved():
     assert len(row) == len(uci_epd.CSV_HEADER)
     assert row == ["toga", "wac.epd", "500", "7", "start", FEN, "e2e4 d2d4", "g1h3", "d2d4", "1", "0.950"]
     assert uci_epd.csv_row("toga", "wac.epd", 500, 7, p, miss, 1.0)[8:10] == ["g1h3", "0"]
+
+
+def test_read_fens_takes_every_position(tmp_path):
+    epd = tmp_path / "x.epd"
+    epd.write_text(
+        '8/8/8/8/8/8/k7/2K5 w - - bm Kb1; id "a";\n\n# comment\nnot a fen at all\n'
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+        "4k3/8/8/8/8/8/8/4K2R w K -\x00\n"
+    )
+    assert uci_epd.read_fens(str(epd)) == [
+        "8/8/8/8/8/8/k7/2K5 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+    ]

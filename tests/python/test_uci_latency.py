@@ -1,4 +1,5 @@
-"""uci_latency.py's reading of positions and its summary (the timing itself needs an engine)."""
+"""uci_latency.py's summary (the timing itself needs an engine; it reads positions with
+uci_epd.read_fens, tested in test_uci_epd.py)."""
 
 import os
 import sys
@@ -23,14 +24,3 @@ def test_summary_counts_and_percentiles():
     with pytest.raises(ValueError):
         uci_latency.summary([], 100)
 
-
-def test_read_fens_takes_four_fields(tmp_path):
-    epd = tmp_path / "x.epd"
-    epd.write_text(
-        '8/8/8/8/8/8/k7/K7 w - - bm Kb1; id "a";\n\n'
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
-    )
-    assert uci_latency.read_fens(str(epd)) == [
-        "8/8/8/8/8/8/k7/K7 w - - 0 1",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    ]

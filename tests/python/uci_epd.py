@@ -69,20 +69,28 @@ def _moves(board: chess.Board, operands: str) -> List[str]:
     return moves
 
 
-def parse_epd_line(line: str) -> Optional[EpdPosition]:
-    """One EPD record, or None for a blank line, a comment or a record without bm/am."""
+def _board_and_operations(line: str) -> Optional[Tuple[chess.Board, str]]:
+    """The position of one EPD or FEN line and the text after its four FEN fields, or None for
+    a blank line, a comment or a malformed FEN."""
     line = line.replace("\x00", "").strip()
     if not line or line.startswith("#"):
         return None
     fields = line.split(None, 4)
     if len(fields) < 4:
         return None
-    board_fen = " ".join(fields[:4])
     try:
-        board = chess.Board(board_fen + " 0 1")
+        board = chess.Board(" ".join(fields[:4]) + " 0 1")
     except ValueError:
         return None
-    rest = fields[4] if len(fields) > 4 else ""
+    return board, (fields[4] if len(fields) > 4 else "")
+
+
+def parse_epd_line(line: str) -> Optional[EpdPosition]:
+    """One EPD record, or None for a blank line, a comment or a record without bm/am."""
+    parsed = _board_and_operations(line)
+    if parsed is None:
+        return None
+    board, rest = parsed
     best: List[str] = []
     avoid: List[str] = []
     ident = ""
@@ -105,6 +113,13 @@ def parse_epd_line(line: str) -> Optional[EpdPosition]:
 def read_epd(path: str) -> List[EpdPosition]:
     with open(path, encoding="utf-8", errors="replace") as f:
         return [p for p in (parse_epd_line(line) for line in f) if p is not None]
+
+
+def read_fens(path: str) -> List[str]:
+    """Every position of an EPD or FEN file, with or without bm/am (an opening file too)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        parsed = (_board_and_operations(line) for line in f)
+        return [p[0].fen() for p in parsed if p is not None]
 
 
 def solved(position: EpdPosition, move: str) -> bool:

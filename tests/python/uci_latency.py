@@ -12,21 +12,13 @@ came from outside it (the machine stalling the process).
 """
 
 import argparse
+import os
 import random
-import subprocess
 import sys
 import time
 
-
-def read_fens(path):
-    """FENs of an EPD or FEN file: the first four fields, counters added; blank lines skipped."""
-    fens = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) >= 4:
-                fens.append(" ".join(fields[:4]) + " 0 1")
-    return fens
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_epd import Engine, EngineError, read_fens  # noqa: E402
 
 
 def summary(times_ms, clock_ms):
@@ -47,32 +39,6 @@ def summary(times_ms, clock_ms):
     }
 
 
-class Engine:
-    def __init__(self, command):
-        self.proc = subprocess.Popen(
-            command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the engine exited while {prefix!r} was awaited")
-            if line.startswith(prefix):
-                return line
-
-    def quit(self):
-        self.send("quit")
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("engine", help="engine command")
@@ -87,20 +53,19 @@ def main():
     if not fens:
         sys.exit(f"no positions in {args.epd}")
     random.Random(args.seed).shuffle(fens)
-    engine = Engine(args.engine)
-    engine.send("uci")
-    engine.wait_for("uciok")
-    engine.send(f"setoption name Hash value {args.hash}")
     times = []
-    for i in range(args.moves):
-        engine.send("position fen " + fens[i % len(fens)])
-        engine.send("isready")
-        engine.wait_for("readyok")
-        start = time.perf_counter()
-        engine.send(f"go wtime {args.clock} btime {args.clock} winc {args.inc} binc {args.inc}")
-        engine.wait_for("bestmove")
-        times.append((time.perf_counter() - start) * 1000)
-    engine.quit()
+    try:
+        engine = Engine("engine", args.engine, [("Hash", str(args.hash))], None)
+        for i in range(args.moves):
+            engine.send("position fen " + fens[i % len(fens)])
+            engine.ready()
+            start = time.perf_counter()
+            engine.send(f"go wtime {args.clock} btime {args.clock} winc {args.inc} binc {args.inc}")
+            engine.wait_for("bestmove", args.clock / 1000 + 5.0)
+            times.append((time.perf_counter() - start) * 1000)
+        engine.close()
+    except EngineError as e:
+        sys.exit(f"after {len(times)} searches: {e}")
     s = summary(times, args.clock)
     print(
         f"{s['moves']} moves at {args.clock}+{args.inc} ms: mean {s['mean']:.1f} ms, median "
