@@ -509,3 +509,60 @@ fn train_scale_to_gives_a_network_another_networks_scale() {
     ]);
     assert!(refused.contains("0 only with --init"), "{refused}");
 }
+
+/// `--freeze-input-layer` trains the output layer alone: the written network's first layer
+/// is the `--init` network's, weight for weight, and its output layer has moved. Without
+/// `--init` the option is refused.
+#[test]
+fn train_with_a_frozen_input_layer_keeps_the_first_layer() {
+    let dir = scratch_dir("freeze");
+    let (data, val, net, _) = trained_network(&dir);
+    let tuned = dir.join("tuned.nnue");
+    let output = run_horizon(&[
+        "train",
+        "--data",
+        path(&data),
+        "--val-data",
+        path(&val),
+        "--init",
+        path(&net),
+        "--freeze-input-layer",
+        "--epochs",
+        "2",
+        "--batch",
+        "16",
+        "--lr",
+        "0.01",
+        "--buckets",
+        "2",
+        "--king-mirror",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        path(&tuned),
+    ]);
+    assert_success(&output);
+    assert!(stdout(&output).contains("the first layer is frozen"));
+    let load = |p: &Path| {
+        let bytes = std::fs::read(p).expect("network file");
+        Network::from_bytes(&bytes).expect("a network").weights()
+    };
+    let (before, after) = (load(&net), load(&tuned));
+    assert_eq!(before.ft_weights, after.ft_weights);
+    assert_eq!(before.ft_bias, after.ft_bias);
+    assert_ne!(
+        before.out_weights, after.out_weights,
+        "the output layer learnt nothing"
+    );
+
+    let refused = failure(&[
+        "train",
+        "--data",
+        path(&data),
+        "--freeze-input-layer",
+        "--out",
+        path(&dir.join("x.nnue")),
+    ]);
+    assert!(refused.contains("--init"), "{refused}");
+}

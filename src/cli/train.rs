@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use super::progress::Progress;
 use super::report::{human, thousands};
 use checkpoint::{Checkpoint, DataInfo, EpochRecord, Settings};
-use model::Model;
+use model::{Layout, Model};
 use optimizer::{AdamW, cosine_rate, learning_rate};
 
 /// Positions of the training set the quantisation check uses when nothing is held out.
@@ -157,6 +157,13 @@ pub struct TrainArgs {
     /// (the engine reads this from the file). Not with --mirror, which it makes redundant.
     #[arg(long)]
     pub king_mirror: bool,
+    /// Train only the output layer (its weights and biases, every bucket), holding the --init
+    /// network's first layer exactly as it is: the features it computes stay, and only how
+    /// each output bucket weighs them is learnt. Positions of one kind (endings) then move
+    /// their own buckets without changing how any other position is evaluated through the
+    /// shared layer.
+    #[arg(long, requires = "init")]
+    pub freeze_input_layer: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -489,6 +496,15 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
         if threads == 1 { "" } else { "s" }
     );
 
+    let frozen_below = if args.freeze_input_layer {
+        say!(
+            "the first layer is frozen: {} parameters train (the output layer)",
+            thousands((layout.len() - Layout::W2) as u64)
+        );
+        Layout::W2
+    } else {
+        0
+    };
     let lambda = args.lambda as f32;
     let mut grads = vec![vec![0.0f32; layout.len()]; threads];
     let mut order = Vec::with_capacity(train_positions.len());
@@ -530,6 +546,7 @@ fn train(args: &TrainArgs, threads: usize) -> Result<()> {
                 1.0 / batch.len() as f32,
                 rate_of(b),
                 args.wd,
+                frozen_below,
             );
             progress.set_message(format!(
                 "loss {:.6}, {} pos/s",

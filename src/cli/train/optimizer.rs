@@ -62,6 +62,9 @@ impl AdamW {
     }
 
     /// One step on `params` with the gradient `Σ grads · scale` (the buffers are cleared).
+    /// Parameters below index `frozen_below` are held as they are (`--freeze-input-layer`:
+    /// `Layout::W2`; 0 trains all); their gradients are discarded.
+    #[allow(clippy::too_many_arguments)]
     pub fn step(
         &mut self,
         params: &mut [f32],
@@ -70,6 +73,7 @@ impl AdamW {
         scale: f32,
         lr: f64,
         weight_decay: f64,
+        frozen_below: usize,
     ) {
         self.step += 1;
         let t = self.step as i32;
@@ -111,6 +115,9 @@ impl AdamW {
                     for thread in g.iter_mut() {
                         sum += thread[i];
                         thread[i] = 0.0;
+                    }
+                    if start + i < frozen_below {
+                        continue;
                     }
                     let grad = sum * scale;
                     m[i] = BETA1 * m[i] + (1.0 - BETA1) * grad;
@@ -165,7 +172,7 @@ mod tests {
             g[b2] = 2.0;
         }
         let mut adam = AdamW::new(n);
-        adam.step(&mut params, layout, &mut grads, 0.5, 0.01, 0.1);
+        adam.step(&mut params, layout, &mut grads, 0.5, 0.01, 0.1, 0);
         assert!(grads.iter().all(|g| g.iter().all(|&x| x == 0.0)));
         let decayed = 0.5 - 0.01 * 0.1 * 0.5;
         assert_eq!(params[0], super::super::model::W1_CLIP);
@@ -177,6 +184,30 @@ mod tests {
         assert!((params[Layout::W2] - decayed).abs() < 1e-7);
         assert!((params[Layout::B1 + 1] - 0.5).abs() < 1e-7);
         assert_eq!(adam.step, 1);
+    }
+
+    /// With the first layer frozen, its weights and biases stay exactly (no step, no decay)
+    /// while the output layer moves, and every gradient buffer is still cleared.
+    #[test]
+    fn a_frozen_first_layer_stays_as_it_was() {
+        let layout = Layout { buckets: 2 };
+        let n = layout.len();
+        let before: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.1 - 0.3).collect();
+        let mut params = before.clone();
+        let mut grads = vec![vec![0.5f32; n]; 2];
+        let mut adam = AdamW::new(n);
+        for _ in 0..3 {
+            for g in grads.iter_mut() {
+                g.fill(0.5);
+            }
+            adam.step(&mut params, layout, &mut grads, 1.0, 0.01, 0.1, Layout::W2);
+            assert!(grads.iter().all(|g| g.iter().all(|&x| x == 0.0)));
+        }
+        assert_eq!(params[..Layout::W2], before[..Layout::W2]);
+        assert!(
+            (Layout::W2..n).all(|i| params[i] < before[i]),
+            "the output layer steps against its gradient"
+        );
     }
 
     /// On a quadratic, AdamW with no decay finds the minimum.
@@ -192,7 +223,7 @@ mod tests {
             for &(i, t) in &targets {
                 grads[0][i] = 2.0 * (params[i] - t);
             }
-            adam.step(&mut params, layout, &mut grads, 1.0, 0.01, 0.0);
+            adam.step(&mut params, layout, &mut grads, 1.0, 0.01, 0.0, 0);
         }
         for &(i, t) in &targets {
             assert!((params[i] - t).abs() < 0.01, "{i}: {} vs {t}", params[i]);
