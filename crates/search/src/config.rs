@@ -323,6 +323,10 @@ pub struct SearchConfig {
     /// pawn table's correction, and they learn the same errors. Needs `correction_history`.
     /// Stockfish's non-pawn correction history (2024) is the model.
     pub correction_non_pawn: bool,
+    /// The largest correction one table's reading may give, in evaluation units (the tables
+    /// learn up to 128, the default: no cut). Weiss's first correction history to pass was
+    /// capped at about a quarter of that.
+    pub correction_max: i32,
     /// Internal iterative reduction: one ply less at depth ≥ `iir_min_depth` without a
     /// table move.
     pub iir: bool,
@@ -509,6 +513,7 @@ impl Default for SearchConfig {
             root_lmr: false,
             correction_history: false,
             correction_non_pawn: false,
+            correction_max: crate::correction::MAX_CORRECTION,
             iir: true,
             iir_min_depth: 4,
             syzygy: true,
@@ -658,6 +663,7 @@ impl SearchConfig {
             root_lmr: false,
             correction_history: false,
             correction_non_pawn: false,
+            correction_max: crate::correction::MAX_CORRECTION,
             iir: false,
             syzygy: false,
             extend_check: false,

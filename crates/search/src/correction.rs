@@ -9,7 +9,7 @@ const ENTRIES: usize = 16_384;
 /// Stored values are in 1/GRAIN centipawns, so small updates accumulate.
 const GRAIN: i32 = 256;
 /// The largest correction, in evaluation units.
-const MAX_CORRECTION: i32 = 128;
+pub const MAX_CORRECTION: i32 = 128;
 /// Update weights are out of this.
 const WEIGHT_SCALE: i32 = 256;
 

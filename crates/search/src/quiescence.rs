@@ -221,18 +221,22 @@ mod tests {
 
     /// With `CorrectionHistory`, standing pat uses the corrected eval: at a node with no
     /// tactical move, quiescence returns the eval plus the learnt correction (and the eval
-    /// alone when the switch is off).
+    /// alone when the switch is off), cut to `CorrectionMax` (and counted) where it is lower.
     #[test]
     fn stand_pat_uses_the_corrected_eval() {
         let tree = TreeConfig {
             tactical_rate: 0.0,
             ..TreeConfig::default()
         };
-        for correction_history in [false, true] {
+        // (switch, CorrectionMax, the correction expected, capped readings expected)
+        for (correction_history, correction_max, added, capped) in
+            [(false, 128, 0, 0), (true, 128, 79, 0), (true, 32, 32, 1)]
+        {
             let config = SearchConfig {
                 tt: false,
                 quiescence: true,
                 correction_history,
+                correction_max,
                 ..SearchConfig::default()
             };
             let mut searcher = Searcher::<RandomTree>::standalone(config, 1);
@@ -240,17 +244,16 @@ mod tests {
             for _ in 0..500 {
                 searcher.correction.update(0, 0, 80, 15);
             }
-            let learnt = searcher.correction.correction(0);
-            assert_eq!(learnt, 79);
+            assert_eq!(searcher.correction.correction(0), 79);
             let mut game = RandomTree::new(tree.clone());
             let raw = score::clamp_eval(game.evaluate());
             let value = searcher.quiescence(&mut game, -score::INFINITY, score::INFINITY, 0, 0);
-            let expected = if correction_history {
-                raw + learnt
-            } else {
-                raw
-            };
-            assert_eq!(value, expected, "correction history {correction_history}");
+            assert_eq!(
+                value,
+                raw + added,
+                "correction history {correction_history}, max {correction_max}"
+            );
+            assert_eq!(searcher.stats.corrections_capped, capped);
         }
     }
 }

@@ -641,11 +641,19 @@ impl<G: Game> Searcher<G> {
         if !self.config.correction_history {
             return raw;
         }
-        let mut correction = self.correction.correction(game.correction_key());
+        let max = self.config.correction_max;
+        let mut capped = |value: i32| {
+            let cut = value.clamp(-max, max);
+            if cut != value {
+                self.stats.corrections_capped += 1;
+            }
+            cut
+        };
+        let mut correction = capped(self.correction.correction(game.correction_key()));
         if self.config.correction_non_pawn {
             let [us, them] = game.correction_keys_non_pawn();
-            let non_pawn = (self.correction_non_pawn[0].correction(us)
-                + self.correction_non_pawn[1].correction(them))
+            let non_pawn = (capped(self.correction_non_pawn[0].correction(us))
+                + capped(self.correction_non_pawn[1].correction(them)))
                 / 2;
             if non_pawn != 0 {
                 self.stats.non_pawn_corrections += 1;

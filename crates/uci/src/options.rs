@@ -719,6 +719,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         correction_non_pawn,
         "correction tables keyed by each side's non-pawn pieces too"
     ),
+    spin!(
+        "CorrectionMax",
+        correction_max,
+        i32,
+        0,
+        128,
+        "largest correction one table gives (eval units)"
+    ),
     check!(
         "IIR",
         iir,
