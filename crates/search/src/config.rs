@@ -292,9 +292,11 @@ pub struct SearchConfig {
     pub singular_double_margin: i32,
     pub singular_double_limit: u8,
     /// LMR refinements: the reduction also follows the move's history (gravity) score, is
-    /// one ply less at PV nodes and one more at expected cut nodes.
+    /// `lmr_pv_less` plies less at PV nodes and `lmr_cut_more` more at expected cut nodes.
     pub lmr_refined: bool,
     pub lmr_history_divisor: i32,
+    pub lmr_pv_less: i32,
+    pub lmr_cut_more: i32,
     /// PV memory in the table (Stockfish's `ttPv`, 2019): a node is marked when it is a PV
     /// node or its table entry was stored by a marked node; the mark goes into its own entry,
     /// and late moves at marked nodes are reduced one ply less. A position once on the
@@ -323,6 +325,11 @@ pub struct SearchConfig {
     /// pawn table's correction, and they learn the same errors. Needs `correction_history`.
     /// Stockfish's non-pawn correction history (2024) is the model.
     pub correction_non_pawn: bool,
+    /// With `correction_non_pawn`: every table learns the error the corrections together
+    /// leave (its own reading plus search value minus the corrected eval) instead of the whole
+    /// error of the raw eval, so that their sum, not each, converges to the error. Stockfish
+    /// updates its correction tables this way.
+    pub correction_residual: bool,
     /// The largest correction one table's reading may give, in evaluation units (the tables
     /// learn up to 128, the default: no cut). Weiss's first correction history to pass was
     /// capped at about a quarter of that.
@@ -509,10 +516,13 @@ impl Default for SearchConfig {
             tt_pv: false,
             lmr_tt_capture: false,
             lmr_history_divisor: 8192,
+            lmr_pv_less: 1,
+            lmr_cut_more: 1,
             lmr_captures: false,
             root_lmr: false,
             correction_history: false,
             correction_non_pawn: false,
+            correction_residual: false,
             correction_max: crate::correction::MAX_CORRECTION,
             iir: true,
             iir_min_depth: 4,
@@ -663,6 +673,7 @@ impl SearchConfig {
             root_lmr: false,
             correction_history: false,
             correction_non_pawn: false,
+            correction_residual: false,
             correction_max: crate::correction::MAX_CORRECTION,
             iir: false,
             syzygy: false,

@@ -380,7 +380,8 @@ impl<G: Game> Searcher<G> {
     /// With continuation histories, a move that answered the earlier moves well is reduced
     /// less and one that answered them badly more; with `improving`, a node whose eval is
     /// not rising reduces one ply more. The refinements (`lmr_refined`) add the history
-    /// score, one ply less at PV nodes and one more at expected cut nodes; `tt_capture`
+    /// score, `lmr_pv_less` plies less at PV nodes and `lmr_cut_more` more at expected cut
+    /// nodes (one each by default); `tt_capture`
     /// adds a ply where the table move is a capture (`lmr_tt_capture`); `tt_pv` takes a
     /// ply off at nodes on or once on the PV (`tt_pv` is the node's mark).
     ///
@@ -428,10 +429,10 @@ impl<G: Game> Searcher<G> {
                 reduction -= (scores.history / config.lmr_history_divisor).clamp(-2, 2);
             }
             if pv_node {
-                reduction -= 1;
+                reduction -= config.lmr_pv_less;
             }
             if cut_node {
-                reduction += 1;
+                reduction += config.lmr_cut_more;
             }
             reduction = reduction.max(1);
             if reduction != before {
@@ -556,6 +557,53 @@ mod tests {
         assert_eq!(searcher.lmr_reduction(depth, searched, scores, marked), 2);
         assert_eq!(searcher.stats.tt_capture_reductions, 2);
         assert_eq!(searcher.stats.tt_pv_reductions_lessened, 1);
+    }
+
+    /// `LMRRefined` moves the reduction by `lmr_pv_less` at PV nodes and `lmr_cut_more` at
+    /// expected cut nodes, never below one ply, and counts each change.
+    #[test]
+    fn refined_lmr_takes_its_plies_from_the_options() {
+        use crate::config::SearchConfig;
+        use crate::random_tree::RandomTree;
+        use crate::tt::TranspositionTable;
+        use std::sync::Arc;
+        let config = SearchConfig {
+            lmr_refined: true,
+            lmr_history_divisor: 0,
+            lmr_pv_less: 1,
+            lmr_cut_more: 2,
+            ..SearchConfig::default()
+        };
+        let mut searcher = Searcher::<RandomTree>::new(
+            config,
+            Arc::new(TranspositionTable::new(0)),
+            Arc::default(),
+        );
+        let (depth, searched) = (8, 9); // the table's 2 plies
+        let scores = MoveScores::default();
+        let node = LmrNode {
+            improving: true,
+            ..LmrNode::default()
+        };
+        assert_eq!(searcher.lmr_reduction(depth, searched, scores, node), 2);
+        assert_eq!(searcher.stats.lmr_refined_changes, 0);
+        let cut = LmrNode {
+            cut_node: true,
+            ..node
+        };
+        assert_eq!(searcher.lmr_reduction(depth, searched, scores, cut), 4);
+        let pv = LmrNode {
+            pv_node: true,
+            ..node
+        };
+        assert_eq!(searcher.lmr_reduction(depth, searched, scores, pv), 1);
+        assert_eq!(searcher.stats.lmr_refined_changes, 2);
+        searcher.config.lmr_pv_less = 4; // floored at one ply
+        assert_eq!(searcher.lmr_reduction(depth, searched, scores, pv), 1);
+        searcher.config.lmr_cut_more = 0;
+        searcher.config.lmr_pv_less = 0;
+        assert_eq!(searcher.lmr_reduction(depth, searched, scores, cut), 2);
+        assert_eq!(searcher.stats.lmr_refined_changes, 3);
     }
 
     #[test]

@@ -491,17 +491,7 @@ impl<G: Game> Searcher<G> {
             }
         {
             self.stats.correction_updates += 1;
-            self.correction
-                .update(game.correction_key(), raw_eval, best, depth);
-            if self.config.correction_non_pawn {
-                for (table, key) in self
-                    .correction_non_pawn
-                    .iter_mut()
-                    .zip(game.correction_keys_non_pawn())
-                {
-                    table.update(key, raw_eval, best, depth);
-                }
-            }
+            self.update_corrections(game, raw_eval, best, depth);
         }
         if self.config.tt {
             let mut flags = self.entry_flags(ply);
@@ -635,6 +625,58 @@ impl<G: Game> Searcher<G> {
         value
     }
 
+    /// The correction tables' readings for this position, uncapped: the pawn table's and the
+    /// non-pawn tables' (side to move's, other side's; zero when `correction_non_pawn` is off).
+    #[inline]
+    fn correction_readings(&self, game: &G) -> (i32, [i32; 2]) {
+        let pawn = self.correction.correction(game.correction_key());
+        if !self.config.correction_non_pawn {
+            return (pawn, [0, 0]);
+        }
+        let [us, them] = game.correction_keys_non_pawn();
+        let non_pawn = [
+            self.correction_non_pawn[0].correction(us),
+            self.correction_non_pawn[1].correction(them),
+        ];
+        (pawn, non_pawn)
+    }
+
+    /// Teaches the correction tables that a search to `depth` found `best` where the raw
+    /// static eval said `raw`: each table the whole error, or with `correction_residual` (and
+    /// non-pawn tables) its own reading plus the error the corrected eval left.
+    fn update_corrections(&mut self, game: &G, raw: i32, best: i32, depth: i32) {
+        let residual = self.config.correction_residual && self.config.correction_non_pawn;
+        // The eval each table is measured against: the raw eval, or the corrected eval
+        // without the table's own reading.
+        let (mut pawn_base, mut non_pawn_base) = (raw, [raw, raw]);
+        if residual {
+            let max = self.config.correction_max;
+            let (pawn, [us, them]) = self.correction_readings(game);
+            let (pawn, us, them) = (
+                pawn.clamp(-max, max),
+                us.clamp(-max, max),
+                them.clamp(-max, max),
+            );
+            let corrected = raw + pawn + (us + them) / 2;
+            pawn_base = corrected - pawn;
+            non_pawn_base = [corrected - us, corrected - them];
+            self.stats.residual_updates += 1;
+        }
+        self.correction
+            .update(game.correction_key(), pawn_base, best, depth);
+        if self.config.correction_non_pawn {
+            let keys = game.correction_keys_non_pawn();
+            for ((table, key), base) in self
+                .correction_non_pawn
+                .iter_mut()
+                .zip(keys)
+                .zip(non_pawn_base)
+            {
+                table.update(key, base, best, depth);
+            }
+        }
+    }
+
     /// The static eval plus the correction history's correction (when on).
     #[inline]
     pub(crate) fn corrected_eval(&mut self, game: &G, raw: i32) -> i32 {
@@ -642,6 +684,7 @@ impl<G: Game> Searcher<G> {
             return raw;
         }
         let max = self.config.correction_max;
+        let (pawn, [us, them]) = self.correction_readings(game);
         let mut capped = |value: i32| {
             let cut = value.clamp(-max, max);
             if cut != value {
@@ -649,12 +692,9 @@ impl<G: Game> Searcher<G> {
             }
             cut
         };
-        let mut correction = capped(self.correction.correction(game.correction_key()));
+        let mut correction = capped(pawn);
         if self.config.correction_non_pawn {
-            let [us, them] = game.correction_keys_non_pawn();
-            let non_pawn = (capped(self.correction_non_pawn[0].correction(us))
-                + capped(self.correction_non_pawn[1].correction(them)))
-                / 2;
+            let non_pawn = (capped(us) + capped(them)) / 2;
             if non_pawn != 0 {
                 self.stats.non_pawn_corrections += 1;
             }
@@ -980,5 +1020,53 @@ impl<G: Game> Searcher<G> {
             self.stats.ghi_exact_reuses += 1;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::SearchConfig;
+    use crate::random_tree::{RandomTree, TreeConfig};
+    use crate::searcher::Searcher;
+
+    /// With non-pawn tables, whole-error updates teach each table the full error, so the
+    /// corrections together give about twice it; residual updates teach them the error left
+    /// after all corrections, so their sum converges to it.
+    #[test]
+    fn residual_updates_make_the_corrections_sum_to_the_error() {
+        let game = RandomTree::new(TreeConfig::default());
+        // (residual, the total correction expected, as a range)
+        for (residual, expected) in [(false, 156..=158), (true, 76..=80)] {
+            let config = SearchConfig {
+                correction_history: true,
+                correction_non_pawn: true,
+                correction_residual: residual,
+                ..SearchConfig::default()
+            };
+            let mut searcher = Searcher::<RandomTree>::standalone(config, 1);
+            // The random tree's keys are 0 everywhere: one slot per table, error +80.
+            for _ in 0..2_000 {
+                searcher.update_corrections(&game, 0, 80, 15);
+            }
+            let total = searcher.corrected_eval(&game, 0);
+            assert!(
+                expected.contains(&total),
+                "residual {residual}: total correction {total}"
+            );
+            let updates = if residual { 2_000 } else { 0 };
+            assert_eq!(searcher.stats.residual_updates, updates);
+        }
+        // Without non-pawn tables the switch changes nothing: the pawn table alone learns.
+        let config = SearchConfig {
+            correction_history: true,
+            correction_residual: true,
+            ..SearchConfig::default()
+        };
+        let mut searcher = Searcher::<RandomTree>::standalone(config, 1);
+        for _ in 0..2_000 {
+            searcher.update_corrections(&game, 0, 80, 15);
+        }
+        assert_eq!(searcher.corrected_eval(&game, 0), 79);
+        assert_eq!(searcher.stats.residual_updates, 0);
     }
 }

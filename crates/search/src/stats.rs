@@ -135,6 +135,8 @@ pub struct SearchStats {
     pub non_pawn_corrections: u64,
     /// Table readings cut to `correction_max`.
     pub corrections_capped: u64,
+    /// Table updates toward the residual error rather than the whole (`correction_residual`).
+    pub residual_updates: u64,
     /// Endgame tables: positions found in them, and nodes their verdict ended.
     pub tb_hits: u64,
     pub tb_cutoffs: u64,
@@ -260,6 +262,7 @@ impl Default for SearchStats {
             corrected_evals: 0,
             non_pawn_corrections: 0,
             corrections_capped: 0,
+            residual_updates: 0,
             tb_hits: 0,
             tb_cutoffs: 0,
             smp_helper_lines: 0,
@@ -391,6 +394,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.corrected_evals += o.corrected_evals;
         self.non_pawn_corrections += o.non_pawn_corrections;
         self.corrections_capped += o.corrections_capped;
+        self.residual_updates += o.residual_updates;
         self.tb_hits += o.tb_hits;
         self.tb_cutoffs += o.tb_cutoffs;
         self.smp_helper_lines += o.smp_helper_lines;
@@ -497,7 +501,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "see-pruned {} (quadratic quiet {}) checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} tt-pv: non-PV nodes marked {} reduced less {} table-capture nodes reduced more {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {} capped {}",
+            "see-pruned {} (quadratic quiet {}) checks spared {} history-pruned {} at reduced depth {} passed pushes spared {}; table values as eval {}; probcut: tries {} cutoffs {} table skips {}; lmr refined {} tt-pv: non-PV nodes marked {} reduced less {} table-capture nodes reduced more {} losing captures reduced {} root moves reduced {} re-searched {}; correction: updates {} corrected {} by non-pawn tables {} capped {} residual updates {}",
             self.see_prunes,
             self.see_quadratic_prunes,
             self.see_checks_spared,
@@ -518,7 +522,8 @@ impl fmt::Display for SearchStats {
             self.correction_updates,
             self.corrected_evals,
             self.non_pawn_corrections,
-            self.corrections_capped
+            self.corrections_capped,
+            self.residual_updates
         )?;
         writeln!(
             f,

@@ -699,6 +699,22 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         1_000_000,
         "LMR changes by -history/divisor plies, at most 2 (0: off)"
     ),
+    spin!(
+        "LMRPVLess",
+        lmr_pv_less,
+        i32,
+        0,
+        4,
+        "LMRRefined: plies less at PV nodes"
+    ),
+    spin!(
+        "LMRCutMore",
+        lmr_cut_more,
+        i32,
+        0,
+        4,
+        "LMRRefined: plies more at expected cut nodes"
+    ),
     check!(
         "SparePassedPushes",
         spare_passed_pushes,
@@ -718,6 +734,11 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "CorrectionNonPawn",
         correction_non_pawn,
         "correction tables keyed by each side's non-pawn pieces too"
+    ),
+    check!(
+        "CorrectionResidual",
+        correction_residual,
+        "with CorrectionNonPawn: each table learns the error the others leave"
     ),
     spin!(
         "CorrectionMax",
