@@ -565,8 +565,6 @@ mod tests {
     fn refined_lmr_takes_its_plies_from_the_options() {
         use crate::config::SearchConfig;
         use crate::random_tree::RandomTree;
-        use crate::tt::TranspositionTable;
-        use std::sync::Arc;
         let config = SearchConfig {
             lmr_refined: true,
             lmr_history_divisor: 0,
@@ -574,11 +572,7 @@ mod tests {
             lmr_cut_more: 2,
             ..SearchConfig::default()
         };
-        let mut searcher = Searcher::<RandomTree>::new(
-            config,
-            Arc::new(TranspositionTable::new(0)),
-            Arc::default(),
-        );
+        let mut searcher = Searcher::<RandomTree>::standalone(config, 0);
         let (depth, searched) = (8, 9); // the table's 2 plies
         let scores = MoveScores::default();
         let node = LmrNode {

@@ -651,12 +651,9 @@ impl<G: Game> Searcher<G> {
         let (mut pawn_base, mut non_pawn_base) = (raw, [raw, raw]);
         if residual {
             let max = self.config.correction_max;
+            let cap = |value: i32| value.clamp(-max, max);
             let (pawn, [us, them]) = self.correction_readings(game);
-            let (pawn, us, them) = (
-                pawn.clamp(-max, max),
-                us.clamp(-max, max),
-                them.clamp(-max, max),
-            );
+            let (pawn, us, them) = (cap(pawn), cap(us), cap(them));
             let corrected = raw + pawn + (us + them) / 2;
             pawn_base = corrected - pawn;
             non_pawn_base = [corrected - us, corrected - them];
@@ -1035,19 +1032,22 @@ mod tests {
     #[test]
     fn residual_updates_make_the_corrections_sum_to_the_error() {
         let game = RandomTree::new(TreeConfig::default());
+        // The random tree's keys are 0 everywhere: one slot per table, taught an error of +80.
+        let taught = |config: SearchConfig| {
+            let mut searcher = Searcher::<RandomTree>::standalone(config, 1);
+            for _ in 0..2_000 {
+                searcher.update_corrections(&game, 0, 80, 15);
+            }
+            searcher
+        };
         // (residual, the total correction expected, as a range)
         for (residual, expected) in [(false, 156..=158), (true, 76..=80)] {
-            let config = SearchConfig {
+            let mut searcher = taught(SearchConfig {
                 correction_history: true,
                 correction_non_pawn: true,
                 correction_residual: residual,
                 ..SearchConfig::default()
-            };
-            let mut searcher = Searcher::<RandomTree>::standalone(config, 1);
-            // The random tree's keys are 0 everywhere: one slot per table, error +80.
-            for _ in 0..2_000 {
-                searcher.update_corrections(&game, 0, 80, 15);
-            }
+            });
             let total = searcher.corrected_eval(&game, 0);
             assert!(
                 expected.contains(&total),
@@ -1057,15 +1057,11 @@ mod tests {
             assert_eq!(searcher.stats.residual_updates, updates);
         }
         // Without non-pawn tables the switch changes nothing: the pawn table alone learns.
-        let config = SearchConfig {
+        let mut searcher = taught(SearchConfig {
             correction_history: true,
             correction_residual: true,
             ..SearchConfig::default()
-        };
-        let mut searcher = Searcher::<RandomTree>::standalone(config, 1);
-        for _ in 0..2_000 {
-            searcher.update_corrections(&game, 0, 80, 15);
-        }
+        });
         assert_eq!(searcher.corrected_eval(&game, 0), 79);
         assert_eq!(searcher.stats.residual_updates, 0);
     }
