@@ -90,6 +90,7 @@ fn selective() -> SearchConfig {
         probcut: true,
         singular: true,
         lmr_refined: true,
+        lmr_research_depth: true,
         correction_history: true,
         correction_non_pawn: true,
         staged_generation: true,
@@ -132,7 +133,7 @@ fn each_selectivity_switch_fires() {
         history_weight: horizon_search::config::HistoryWeight::Gravity,
         ..without_selectivity()
     };
-    let cases: [(&str, SearchConfig, Counter); 24] = [
+    let cases: [(&str, SearchConfig, Counter); 25] = [
         ("gravity", gravity.clone(), |s| s.history_maluses),
         (
             "continuation",
@@ -231,6 +232,14 @@ fn each_selectivity_switch_fires() {
                 ..without_selectivity()
             },
             |s| s.lmr_refined_changes,
+        ),
+        (
+            "lmr research depth",
+            SearchConfig {
+                lmr_research_depth: true,
+                ..without_selectivity()
+            },
+            |s| s.lmr_deeper.min(s.lmr_shallower + s.lmr_research_skipped),
         ),
         (
             "lmr captures",

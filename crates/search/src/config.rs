@@ -297,6 +297,14 @@ pub struct SearchConfig {
     pub lmr_history_divisor: i32,
     pub lmr_pv_less: i32,
     pub lmr_cut_more: i32,
+    /// LMR's re-search depth follows the reduced result (Stockfish's deeper and shallower
+    /// re-searches, 2022): a reduced search that beat the node's best value so far by more
+    /// than `lmr_deeper_margin` is repeated a ply deeper than the unreduced depth, one that
+    /// beat it by less than `lmr_shallower_margin` a ply shallower (and not at all when that
+    /// is the reduced depth itself).
+    pub lmr_research_depth: bool,
+    pub lmr_deeper_margin: i32,
+    pub lmr_shallower_margin: i32,
     /// PV memory in the table (Stockfish's `ttPv`, 2019): a node is marked when it is a PV
     /// node or its table entry was stored by a marked node; the mark goes into its own entry,
     /// and late moves at marked nodes are reduced one ply less. A position once on the
@@ -518,6 +526,9 @@ impl Default for SearchConfig {
             lmr_history_divisor: 8192,
             lmr_pv_less: 1,
             lmr_cut_more: 1,
+            lmr_research_depth: false,
+            lmr_deeper_margin: 50,
+            lmr_shallower_margin: 8,
             lmr_captures: false,
             root_lmr: false,
             correction_history: false,
@@ -667,6 +678,7 @@ impl SearchConfig {
             probcut_table_guard: false,
             singular: false,
             lmr_refined: false,
+            lmr_research_depth: false,
             tt_pv: false,
             lmr_tt_capture: false,
             lmr_captures: false,

@@ -386,9 +386,11 @@ impl<G: Game> Searcher<G> {
     /// ply off at nodes on or once on the PV (`tt_pv` is the node's mark).
     ///
     /// Re-search rules (`late_move` in search.rs): a reduced null-window search that beats
-    /// alpha is repeated at full depth with the null window; in PVS, a full-depth
-    /// null-window result strictly inside (alpha, beta) is searched again with the full
-    /// window. The reduction never takes the child below one ply.
+    /// alpha is repeated at full depth with the null window (with `lmr_research_depth`, at
+    /// the depth `lmr_research_depth` chooses, and not at all when that is the reduced
+    /// depth); in PVS, a null-window result at that depth strictly inside (alpha, beta) is
+    /// searched again with the full window. The reduction never takes the child below one
+    /// ply.
     #[inline]
     pub(crate) fn lmr_reduction(
         &mut self,
@@ -449,6 +451,43 @@ impl<G: Game> Searcher<G> {
             self.stats.tt_pv_reductions_lessened += 1;
         }
         reduction
+    }
+
+    /// The depth an LMR re-search goes to, after the reduced null-window search of a move
+    /// returned `value` above alpha: the unreduced `new_depth`, or with
+    /// `lmr_research_depth` one ply more when `value` beat the node's `best` value so far by
+    /// more than `lmr_deeper_margin` (the move looks much better than what came before, so
+    /// it earns the depth an extension would give) and one ply less when it beat it by less
+    /// than `lmr_shallower_margin` (barely better: the full depth is likely wasted). The
+    /// caller skips the re-search when the answer is the reduced depth itself. Stockfish's
+    /// `doDeeperSearch` and `doShallowerSearch` (2022) are the model.
+    pub(crate) fn lmr_research_depth(
+        &mut self,
+        value: i32,
+        best: i32,
+        new_depth: i32,
+        reduced_depth: i32,
+    ) -> i32 {
+        if !self.config.lmr_research_depth {
+            return new_depth;
+        }
+        // `best` is a searched move's value (the first move is never reduced); saturating
+        // arithmetic keeps mate scores from overflowing.
+        let gain = value.saturating_sub(best);
+        if gain > self.config.lmr_deeper_margin {
+            self.stats.lmr_deeper += 1;
+            new_depth + 1
+        } else if gain < self.config.lmr_shallower_margin {
+            let shallower = new_depth - 1;
+            if shallower <= reduced_depth {
+                self.stats.lmr_research_skipped += 1;
+            } else {
+                self.stats.lmr_shallower += 1;
+            }
+            shallower
+        } else {
+            new_depth
+        }
     }
 
     /// SEE pruning in the main search: at low depth, a quiet move that loses material on
@@ -557,6 +596,42 @@ mod tests {
         assert_eq!(searcher.lmr_reduction(depth, searched, scores, marked), 2);
         assert_eq!(searcher.stats.tt_capture_reductions, 2);
         assert_eq!(searcher.stats.tt_pv_reductions_lessened, 1);
+    }
+
+    /// `LMRResearchDepth` re-searches a ply deeper above `best + lmr_deeper_margin`, a ply
+    /// shallower below `best + lmr_shallower_margin` (skipped when that is the reduced depth),
+    /// at the full depth in between and always when off; each case counted.
+    #[test]
+    fn lmr_research_depth_follows_the_margins() {
+        use crate::config::SearchConfig;
+        use crate::random_tree::RandomTree;
+        let config = SearchConfig {
+            lmr_research_depth: true,
+            lmr_deeper_margin: 50,
+            lmr_shallower_margin: 8,
+            ..SearchConfig::default()
+        };
+        let mut searcher = Searcher::<RandomTree>::standalone(config, 0);
+        let (new_depth, reduced) = (6, 4);
+        assert_eq!(searcher.lmr_research_depth(71, 20, new_depth, reduced), 7);
+        assert_eq!(searcher.lmr_research_depth(70, 20, new_depth, reduced), 6);
+        assert_eq!(searcher.lmr_research_depth(28, 20, new_depth, reduced), 6);
+        assert_eq!(searcher.lmr_research_depth(27, 20, new_depth, reduced), 5);
+        assert_eq!(searcher.lmr_research_depth(27, 20, new_depth, 5), 5);
+        let stats = &searcher.stats;
+        let counts = (
+            stats.lmr_deeper,
+            stats.lmr_shallower,
+            stats.lmr_research_skipped,
+        );
+        assert_eq!(counts, (1, 1, 1));
+        // Mate scores at the extremes do not overflow.
+        assert_eq!(searcher.lmr_research_depth(i32::MAX, i32::MIN + 1, 6, 4), 7);
+        assert_eq!(searcher.lmr_research_depth(i32::MIN + 1, i32::MAX, 6, 4), 5);
+        searcher.config.lmr_research_depth = false;
+        assert_eq!(searcher.lmr_research_depth(71, 20, new_depth, reduced), 6);
+        assert_eq!(searcher.lmr_research_depth(27, 20, new_depth, 5), 6);
+        assert_eq!(searcher.stats.lmr_deeper, 2);
     }
 
     /// `LMRRefined` moves the reduction by `lmr_pv_less` at PV nodes and `lmr_cut_more` at

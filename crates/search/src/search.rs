@@ -397,7 +397,7 @@ impl<G: Game> Searcher<G> {
                 // Never below one ply, and never negative (that would be an extension).
                 let reduction = reduction.min(new_depth - 1).max(0);
                 self.expected_cut[ply + 1] = true;
-                self.late_move(game, alpha, beta, new_depth, reduction, ply, pv_node)
+                self.late_move(game, alpha, beta, best, new_depth, reduction, ply, pv_node)
             };
             if defer {
                 self.mark_busy(node_key, packed, false);
@@ -711,6 +711,7 @@ impl<G: Game> Searcher<G> {
         game: &mut G,
         alpha: i32,
         beta: i32,
+        best: i32,
         new_depth: i32,
         reduction: i32,
         ply: usize,
@@ -719,60 +720,51 @@ impl<G: Game> Searcher<G> {
         if reduction > 0 {
             self.stats.lmr_reductions += 1;
         }
+        let reduced = new_depth - reduction;
         match self.config.algorithm {
             Algorithm::Pvs => {
                 let mut value = -self.node(
                     game,
                     -alpha - 1,
                     -alpha,
-                    new_depth - reduction,
+                    reduced,
                     ply + 1,
                     false,
                     true,
                     false,
                 );
+                let mut depth = new_depth;
                 if reduction > 0 && value > alpha && !self.stopped {
-                    self.stats.lmr_researches += 1;
-                    value = -self.node(
-                        game,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        false,
-                        true,
-                        false,
-                    );
+                    depth = self.lmr_research_depth(value, best, new_depth, reduced);
+                    if depth > reduced {
+                        self.stats.lmr_researches += 1;
+                        value = -self.node(
+                            game,
+                            -alpha - 1,
+                            -alpha,
+                            depth,
+                            ply + 1,
+                            false,
+                            true,
+                            false,
+                        );
+                    }
                 }
                 if value > alpha && value < beta && !self.stopped {
                     self.stats.pvs_researches += 1;
-                    value = -self.node(
-                        game,
-                        -beta,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        pv_node,
-                        true,
-                        false,
-                    );
+                    value = -self.node(game, -beta, -alpha, depth, ply + 1, pv_node, true, false);
                 }
                 value
             }
             Algorithm::AlphaBeta => {
-                let mut value = -self.node(
-                    game,
-                    -beta,
-                    -alpha,
-                    new_depth - reduction,
-                    ply + 1,
-                    false,
-                    true,
-                    false,
-                );
+                let mut value =
+                    -self.node(game, -beta, -alpha, reduced, ply + 1, false, true, false);
                 if reduction > 0 && value > alpha && !self.stopped {
-                    self.stats.lmr_researches += 1;
-                    value = -self.node(game, -beta, -alpha, new_depth, ply + 1, false, true, false);
+                    let depth = self.lmr_research_depth(value, best, new_depth, reduced);
+                    if depth > reduced {
+                        self.stats.lmr_researches += 1;
+                        value = -self.node(game, -beta, -alpha, depth, ply + 1, false, true, false);
+                    }
                 }
                 value
             }

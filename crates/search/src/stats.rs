@@ -48,6 +48,11 @@ pub struct SearchStats {
     pub null_piece_skips: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
+    /// LMR re-searches a ply deeper or shallower than the unreduced depth, and re-searches
+    /// skipped because the shallower depth was the reduced one (`lmr_research_depth`).
+    pub lmr_deeper: u64,
+    pub lmr_shallower: u64,
+    pub lmr_research_skipped: u64,
     pub reverse_futility_cutoffs: u64,
     pub futility_prunes: u64,
     pub late_move_prunes: u64,
@@ -208,6 +213,9 @@ impl Default for SearchStats {
             null_piece_skips: 0,
             lmr_reductions: 0,
             lmr_researches: 0,
+            lmr_deeper: 0,
+            lmr_shallower: 0,
+            lmr_research_skipped: 0,
             reverse_futility_cutoffs: 0,
             futility_prunes: 0,
             late_move_prunes: 0,
@@ -342,6 +350,9 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.null_piece_skips += o.null_piece_skips;
         self.lmr_reductions += o.lmr_reductions;
         self.lmr_researches += o.lmr_researches;
+        self.lmr_deeper += o.lmr_deeper;
+        self.lmr_shallower += o.lmr_shallower;
+        self.lmr_research_skipped += o.lmr_research_skipped;
         self.reverse_futility_cutoffs += o.reverse_futility_cutoffs;
         self.futility_prunes += o.futility_prunes;
         self.late_move_prunes += o.late_move_prunes;
@@ -458,7 +469,7 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {} skipped for few pieces {}; lmr: reductions {} re-searches {}; pvs re-searches {}; aspiration re-searches {} (gradual {})",
+            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {} skipped for few pieces {}; lmr: reductions {} re-searches {} (deeper {} shallower {} skipped {}); pvs re-searches {}; aspiration re-searches {} (gradual {})",
             self.null_tries,
             self.null_cutoffs,
             self.null_verifications,
@@ -467,6 +478,9 @@ impl fmt::Display for SearchStats {
             self.null_piece_skips,
             self.lmr_reductions,
             self.lmr_researches,
+            self.lmr_deeper,
+            self.lmr_shallower,
+            self.lmr_research_skipped,
             self.pvs_researches,
             self.aspiration_researches,
             self.aspiration_gradual_researches

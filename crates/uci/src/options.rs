@@ -716,6 +716,27 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "LMRRefined: plies more at expected cut nodes"
     ),
     check!(
+        "LMRResearchDepth",
+        lmr_research_depth,
+        "LMR re-searches a ply deeper or shallower as the reduced result beat the best so far"
+    ),
+    spin!(
+        "LMRDeeperMargin",
+        lmr_deeper_margin,
+        i32,
+        0,
+        1000,
+        "LMRResearchDepth: a ply deeper above best + this"
+    ),
+    spin!(
+        "LMRShallowerMargin",
+        lmr_shallower_margin,
+        i32,
+        0,
+        1000,
+        "LMRResearchDepth: a ply shallower below best + this"
+    ),
+    check!(
         "SparePassedPushes",
         spare_passed_pushes,
         "never prune or reduce quiet passed-pawn pushes to the 6th/7th rank"
