@@ -143,7 +143,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             evaluator.install(&mut position);
         }
         let start = Instant::now();
-        let result = search_threads(&mut main, &mut helpers, &position, &limits, &mut Silent);
+        let result = search_threads(&mut main, &mut helpers, &mut position, &limits, &mut Silent);
         let elapsed = start.elapsed();
         let nodes = result.stats.total_nodes();
         total_nodes += nodes;

@@ -96,7 +96,7 @@ impl Engine {
         search_threads(
             &mut self.main,
             &mut self.helpers,
-            &position,
+            &mut position,
             &limits,
             observer,
         )

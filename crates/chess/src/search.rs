@@ -36,7 +36,7 @@ impl Observer<Move> for Forward<'_> {
 pub fn search_threads(
     main: &mut Searcher<Position>,
     helpers: &mut [Searcher<Position>],
-    position: &Position,
+    position: &mut Position,
     limits: &Limits,
     observer: &mut dyn Observer<Move>,
 ) -> SearchResult<Move> {

@@ -162,12 +162,12 @@ fn search_all(threads: usize, wide_keys: bool) -> u64 {
         .collect();
     let mut rejected = 0;
     for fen in FENS {
-        let position = Colliding(Position::from_fen(fen).expect("legal FEN"));
+        let mut position = Colliding(Position::from_fen(fen).expect("legal FEN"));
         // The table is not cleared: entries of the other positions stay as foreign matter.
         let result = search_smp(
             &mut main,
             &mut helpers,
-            &position,
+            &mut position,
             &Limits::nodes(150_000),
             &mut Silent,
         );

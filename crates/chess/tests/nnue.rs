@@ -685,6 +685,57 @@ fn cached_network_evaluations_are_the_networks_own() {
     );
 }
 
+/// The UCI engine's search position: `copy_game_from` takes another position's game and
+/// keeps the evaluation and its cache, and setting the same network again keeps the cache.
+/// Every evaluation then equals a fresh position's, also after moves played from the copied
+/// game (the accumulators were rebuilt, not carried over), and a position seen before the
+/// copy is a cache hit after it.
+#[test]
+fn a_search_position_takes_new_games_and_keeps_its_cache() {
+    let simd = Simd::detect();
+    let network =
+        Arc::new(random_network(44, Activation::SCReLU, 8).with_inputs(Inputs::KingMirrored));
+    let fresh = |pos: &Position| {
+        let mut p = Position::from_fen(&pos.fen()).expect("own FEN");
+        p.set_network(Some(Arc::clone(&network)), simd);
+        p.evaluate()
+    };
+    let mut rng = StdRng::seed_from_u64(45);
+    let mut search = with_network(STARTS[0], &network, simd);
+    let mut hits_after_copies = 0;
+    for game in 0..30 {
+        // The game as the engine keeps it: no network, its own moves.
+        let mut game_position = Position::from_fen(STARTS[game % STARTS.len()]).expect("valid");
+        for _ in 0..rng.random_range(0..40) {
+            let moves = game_position.moves();
+            if moves.is_empty() {
+                break;
+            }
+            game_position.play(moves[rng.random_range(0..moves.len())]);
+        }
+        search.copy_game_from(&game_position);
+        search.set_network(Some(Arc::clone(&network)), simd);
+        assert_eq!(search.fen(), game_position.fen());
+        assert_eq!(search.key(), game_position.key());
+        assert_eq!(search.evaluate(), fresh(&search), "{}", search.fen());
+        for _ in 0..20 {
+            let moves = search.moves();
+            if moves.is_empty() {
+                break;
+            }
+            search.play(moves[rng.random_range(0..moves.len())]);
+            assert_eq!(search.evaluate(), fresh(&search), "{}", search.fen());
+        }
+        // The copied game's root again (as the next `go` of the same position would see it).
+        search.copy_game_from(&game_position);
+        search.set_network(Some(Arc::clone(&network)), simd);
+        let (before, _) = search.eval_cache_counters();
+        assert_eq!(search.evaluate(), fresh(&search));
+        hits_after_copies += usize::from(search.eval_cache_counters().0 > before);
+    }
+    assert_eq!(hits_after_copies, 30, "the cache was not kept");
+}
+
 /// `NetworkClassicBlend`: with six men or fewer the evaluation is the network's value and
 /// the classic one mixed by the percentage (100: the classic value itself), counted once per
 /// evaluation; with more men the network's value is left alone and nothing is counted.

@@ -704,11 +704,11 @@ fn lazy_smp_threads_share_the_table_and_return_a_legal_move() {
         .map(|_| Searcher::<Position>::new(config.clone(), tt.clone(), control.clone()))
         .collect();
     let (fen, _, _) = suite_entry("WAC.003");
-    let pos = Position::from_epd(&fen).expect("valid");
+    let mut pos = Position::from_epd(&fen).expect("valid");
     let result = search_smp(
         &mut main,
         &mut helpers,
-        &pos,
+        &mut pos,
         &Limits::depth(9),
         &mut Silent,
     );

@@ -19,11 +19,13 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Searches with `main` and every helper in `helpers` (which must share `main`'s table and
 /// control). Returns the main thread's result (with `smp_best_thread`, the deepest
-/// thread's), every thread's nodes and counters added, and a report per thread.
+/// thread's), every thread's nodes and counters added, and a report per thread. The main
+/// thread searches `game` itself (it comes back to the same position, its caches warmer);
+/// each helper searches a copy.
 pub fn search_smp<G: Game, O: Observer<G::Move>>(
     main: &mut Searcher<G>,
     helpers: &mut [Searcher<G>],
-    game: &G,
+    game: &mut G,
     limits: &Limits,
     observer: &mut O,
 ) -> SearchResult<G::Move> {
@@ -60,8 +62,7 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
                 });
             handles.push(handle);
         }
-        let mut game = game.clone();
-        let main_result = main.run(&mut game, limits, observer, 0);
+        let main_result = main.run(game, limits, observer, 0);
         control.stop_helpers(true);
         let helper_results: Vec<SearchResult<G::Move>> = handles
             .into_iter()

@@ -644,11 +644,11 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                             )
                         })
                         .collect();
-                    let game = tree(seed, depth as usize);
+                    let mut game = tree(seed, depth as usize);
                     let result = search_smp(
                         &mut main,
                         &mut helpers,
-                        &game,
+                        &mut game,
                         &Limits::depth(depth),
                         &mut Silent,
                     );
@@ -703,7 +703,7 @@ fn lazy_smp_reports_count_the_helpers_nodes() {
         let result = search_smp(
             &mut main,
             &mut helpers,
-            &tree(seed, 18),
+            &mut tree(seed, 18),
             &Limits::depth(18),
             &mut reported,
         );

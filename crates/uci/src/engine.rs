@@ -39,7 +39,7 @@ pub enum Flow {
 }
 
 struct Running {
-    handle: JoinHandle<Searchers>,
+    handle: JoinHandle<(Searchers, Position)>,
     finished: Arc<AtomicBool>,
     signals: Sender<Signal>,
     ponder: Arc<PonderState>,
@@ -71,6 +71,10 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
     searchers: Option<Searchers>,
+    /// The position every `go` is searched in (the game copied into it each time), kept
+    /// between searches so that its evaluation caches stay warm and nothing large is
+    /// allocated or copied per move; `None` until the first search and after a failed one.
+    search_position: Option<Position>,
     running: Option<Running>,
     syzygy: Syzygy,
     evaluation: Evaluation,
@@ -143,6 +147,7 @@ impl Engine {
             tt,
             control,
             searchers: Some(searchers),
+            search_position: None,
             running: None,
             syzygy: Syzygy {
                 path: String::new(),
@@ -292,7 +297,10 @@ impl Engine {
     fn join(&mut self) {
         if let Some(running) = self.running.take() {
             match running.handle.join() {
-                Ok(searchers) => self.searchers = Some(searchers),
+                Ok((searchers, position)) => {
+                    self.searchers = Some(searchers);
+                    self.search_position = Some(position);
+                }
                 Err(_) => {
                     // A panic in the search must not take the engine down: start afresh.
                     self.out
@@ -703,7 +711,14 @@ impl Engine {
                     .info_string(&format!("error: searchmoves: {e}; ignored")),
             }
         }
-        let mut position = self.position.clone();
+        let mut position = match self.search_position.take() {
+            Some(mut position) => {
+                position.copy_game_from(&self.position);
+                position
+            }
+            None => self.position.clone(),
+        };
+        position.set_tablebases(None);
         // `go mate N` wants the shortest mate, which the root filter may hide.
         if self.config.syzygy
             && limits.mate.is_none()
@@ -720,9 +735,7 @@ impl Engine {
             tables.restrict_root(&position, &mut limits.search_moves);
             position.set_tablebases(Some(tables.clone()));
         }
-        if let Some(network) = self.evaluation.active() {
-            position.set_network(Some(network), Simd::detect());
-        }
+        position.set_network(self.evaluation.active(), Simd::detect());
         let pondering = go.ponder && !go.infinite;
         self.control.reset();
         if let Some(plan) = plan

@@ -228,13 +228,17 @@ fn injected_panic_depth() -> Option<u32> {
     (!FIRED.swap(true, Ordering::Relaxed)).then_some(depth)
 }
 
-/// Starts a search thread; it hands the searchers back when `bestmove` has been printed.
+/// Starts a search thread; it hands the searchers and the job's position back when
+/// `bestmove` has been printed (the engine searches the next `go` in that position).
 ///
 /// A panic inside the search (any thread) does not leave the GUI waiting: the thread still
 /// prints a legal `bestmove` (the last PV's first move, or any legal move), reports the
 /// panic in an `info string` (the panic message itself goes to stderr), and then ends with
 /// the panic, so the engine rebuilds its search state (`Engine::join`).
-pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<Searchers>> {
+pub fn spawn(
+    mut searchers: Searchers,
+    mut job: Job,
+) -> std::io::Result<JoinHandle<(Searchers, Position)>> {
     std::thread::Builder::new()
         .name("horizon-search".into())
         .stack_size(SEARCH_STACK_BYTES)
@@ -260,7 +264,7 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
             let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 let Searchers { main, helpers } = &mut searchers;
                 let result =
-                    search_threads(main, helpers, &job.position, &job.limits, &mut observer);
+                    search_threads(main, helpers, &mut job.position, &job.limits, &mut observer);
                 observer.print_final_line(&result, main.table().hashfull());
                 result
             }));
@@ -309,7 +313,7 @@ pub fn spawn(mut searchers: Searchers, job: Job) -> std::io::Result<JoinHandle<S
             job.finished.store(true, Ordering::Release);
             job.out.line(&line);
             match searched {
-                Ok(_) => searchers,
+                Ok(_) => (searchers, job.position),
                 Err(payload) => std::panic::resume_unwind(payload),
             }
         })
