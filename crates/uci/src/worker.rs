@@ -261,6 +261,7 @@ pub fn spawn(
                 panic_at_depth: injected_panic_depth(),
                 wdl_material: job.show_wdl.then(|| material(job.position.chess())),
             };
+            let root_ply = job.position.ply();
             let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 let Searchers { main, helpers } = &mut searchers;
                 let result =
@@ -278,6 +279,11 @@ pub fn spawn(
                     None => (result.best_move, result.ponder_move),
                 },
                 Err(payload) => {
+                    // The main thread searched the job's position itself: a panic deep in
+                    // the tree left its moves on the stack.
+                    while job.position.ply() > root_ply {
+                        job.position.undo();
+                    }
                     job.control.stop();
                     job.out.info_string(&format!(
                         "error: the search failed ({}); playing the best move found so far",
