@@ -225,8 +225,10 @@ impl Position {
 
     /// Evaluates with `network` (kernels `simd`, or the best available if the processor
     /// lacks them), or with the classic evaluation when `None`.
-    /// Setting the network already set (the same `Arc`, the same kernels) keeps the
-    /// evaluation cache, whose values are still this evaluation's.
+    ///
+    /// Setting the evaluation already set (the same `Arc`, the same kernels) changes
+    /// nothing: the accumulators follow the position's moves and the cached values are still
+    /// this evaluation's.
     pub fn set_network(&mut self, network: Option<Arc<Network>>, simd: Simd) {
         let unchanged = match (self.nnue.as_deref(), &network) {
             (Some(stack), Some(network)) => {
@@ -236,9 +238,6 @@ impl Position {
             _ => false,
         };
         if unchanged {
-            if let Some(stack) = self.nnue.as_deref_mut() {
-                stack.invalidate();
-            }
             return;
         }
         self.nnue = network.map(|network| Box::new(NnueStack::new(network, simd)));
