@@ -8,6 +8,10 @@ and writes the first COUNT as FENs with the clocks reset (`0 1`), one a line: th
 `--openings` file of `horizon selfplay` for a generation's games from endings
 (`docs/nnue.md`, generations 19e, 22 and 23).
 
+With `--max-score CP` (a dump made with `--score`) only boards whose recorded search score is
+within CP centipawns of zero are kept: balanced starts for a match, where starts that one
+side has already won give pairs that cannot tell two engines apart.
+
     python3 tests/python/endgame_starts.py DUMP.txt OUT.epd --men 7-10 --count 40000 --seed 22
 """
 
@@ -32,12 +36,26 @@ def men(key):
     return sum(c.isalpha() for c in key.split(" ", 1)[0])
 
 
-def distinct_boards(lines, lo, hi):
-    """The distinct boards of lo..hi men in the order they first appear."""
+def score(line):
+    """The search score of a dump line made with `--score` (its third field)."""
+    fields = line.split("|")
+    if len(fields) < 3:
+        raise ValueError("no score field: dump with `horizon data --format text --score`")
+    try:
+        return int(fields[2])
+    except ValueError:
+        raise ValueError(f"not a score: {fields[2].strip()!r}") from None
+
+
+def distinct_boards(lines, lo, hi, max_score=None):
+    """The distinct boards of lo..hi men (with |score| <= max_score when given), in the order
+    they first appear."""
     seen, boards = set(), []
     for number, line in enumerate(lines, 1):
         try:
             key = board_key(line)
+            if key is not None and max_score is not None and abs(score(line)) > max_score:
+                continue
         except ValueError as e:
             raise ValueError(f"line {number}: {e}") from None
         if key is None or key in seen or not lo <= men(key) <= hi:
@@ -71,18 +89,26 @@ def main(argv=None):
     parser.add_argument("--men", type=parse_men, default=(7, 10), help="MIN-MAX men, default 7-10")
     parser.add_argument("--count", type=int, default=40000, help="boards to write, default 40000")
     parser.add_argument("--seed", type=int, required=True, help="seed of the shuffle")
+    parser.add_argument(
+        "--max-score",
+        type=int,
+        help="keep only boards scored within CP of zero (a dump made with --score)",
+    )
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
+    if args.max_score is not None and args.max_score < 0:
+        parser.error("--max-score must be at least 0")
     lo, hi = args.men
     try:
         with open(args.dump, encoding="utf-8") as f:
-            boards = distinct_boards(f, lo, hi)
+            boards = distinct_boards(f, lo, hi, args.max_score)
     except (OSError, ValueError) as e:
         print(f"endgame_starts.py: {args.dump}: {e}", file=sys.stderr)
         return 1
     if not boards:
-        print(f"endgame_starts.py: no board of {lo}-{hi} men in {args.dump}", file=sys.stderr)
+        within = "" if args.max_score is None else f" within {args.max_score} cp"
+        print(f"endgame_starts.py: no board of {lo}-{hi} men{within} in {args.dump}", file=sys.stderr)
         return 1
     chosen = pick(boards, args.count, args.seed)
     with open(args.out, "w", encoding="utf-8") as f:

@@ -72,3 +72,26 @@ def test_command_line_writes_the_file_and_rejects_bad_input(tmp_path, capsys):
         with pytest.raises(SystemExit) as exit_info:
             endgame_starts.main([str(dump), str(out), "--seed", "5", *args])
         assert exit_info.value.code == 2
+
+
+def test_max_score_keeps_only_balanced_boards_and_needs_scores(tmp_path, capsys):
+    scored = """\
+8/5pk1/6p1/8/8/6P1/5PK1/3r4 w - - 0 1 | 0.0 | -412
+8/5pk1/6p1/8/8/6P1/5PK1/3r4 w - - 0 1 | 0.5 | 12
+r7/5pk1/6p1/8/8/2N3P1/4PPK1/3r4 w - - 0 1 | 0.5 | -40
+8/5pk1/6p1/8/8/6P1/4PPK1/3rR3 w - - 0 1 | 1.0 | 41
+"""
+    # The first board's first line is too far from zero; its second line keeps it.
+    assert endgame_starts.distinct_boards(scored.splitlines(), 7, 10, max_score=40) == [
+        "8/5pk1/6p1/8/8/6P1/5PK1/3r4 w - -",
+        "r7/5pk1/6p1/8/8/2N3P1/4PPK1/3r4 w - -",
+    ]
+    assert endgame_starts.distinct_boards(scored.splitlines(), 7, 10, max_score=0) == []
+    with pytest.raises(ValueError, match="line 1: no score field"):
+        endgame_starts.distinct_boards(DUMP.splitlines(), 7, 10, max_score=40)
+    dump = tmp_path / "dump.txt"
+    dump.write_text(DUMP)
+    out = tmp_path / "starts.epd"
+    assert endgame_starts.main([str(dump), str(out), "--seed", "5", "--max-score", "40"]) == 1
+    assert "no score field" in capsys.readouterr().err
+    assert not out.exists()
