@@ -92,6 +92,7 @@ def main(argv=None):
     parser.add_argument(
         "--max-score",
         type=int,
+        metavar="CP",
         help="keep only boards scored within CP of zero (a dump made with --score)",
     )
     args = parser.parse_args(argv)
