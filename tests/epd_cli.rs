@@ -159,10 +159,14 @@ fn the_network_options_make_epd_search_with_the_network() {
     let mates = short_mates();
     let count = mates.lines().count();
     std::fs::write(&suite, &mates).expect("writable");
-    let default_net = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/crates/chess/nets/default.nnue"
-    );
+    let default_net = if cfg!(feature = "wide") {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/chess/nets/wide.nnue")
+    } else {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/chess/nets/default.nnue"
+        )
+    };
     let truncated = dir.join("truncated.nnue");
     let bytes = std::fs::read(default_net).expect("the built-in network's file");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).expect("writable");

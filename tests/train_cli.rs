@@ -473,10 +473,14 @@ fn train_scale_to_gives_a_network_another_networks_scale() {
     let said = stdout(&output);
     assert!(said.contains("scaled the output layer by "), "{said}");
 
-    let built_in = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/crates/chess/nets/default.nnue"
-    );
+    let built_in = if cfg!(feature = "wide") {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/chess/nets/wide.nnue")
+    } else {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/chess/nets/default.nnue"
+        )
+    };
     let fit = |net: &str| {
         let output = run_horizon(&["data", "--in", path(&val), "--loss-of", net]);
         assert_success(&output);

@@ -28,8 +28,9 @@ use shakmaty::{Color, Role, Square};
 /// Inputs per perspective: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
 
-/// Neurons per perspective in the first layer (fixed at build time; a file must match).
-pub const HIDDEN: usize = 256;
+/// Neurons per perspective in the first layer (fixed at build time; a file must match):
+/// 256, or 512 with the `wide` feature.
+pub const HIDDEN: usize = if cfg!(feature = "wide") { 512 } else { 256 };
 
 /// Quantisation scale of the first layer (activations clip at `QA`, which stands for 1.0).
 pub const QA: i32 = 255;

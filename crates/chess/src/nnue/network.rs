@@ -31,7 +31,11 @@ const HEADER_BYTES: usize = 32;
 const MAX_BUCKETS: usize = 32;
 
 /// The default network's file, built in.
+#[cfg(not(feature = "wide"))]
 const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+/// The default network of the `wide` build (512 neurons), built in.
+#[cfg(feature = "wide")]
+const EMBEDDED: &[u8] = include_bytes!("../../nets/wide.nnue");
 
 /// The output layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -375,8 +379,8 @@ impl Network {
         })
     }
 
-    /// The network built into the engine (`crates/chess/nets/default.nnue`; how it was made
-    /// is in `docs/nnue.md`).
+    /// The network built into the engine (`crates/chess/nets/default.nnue`, or `wide.nnue`
+    /// in the `wide` build; how each was made is in `crates/chess/nets/README.md`).
     pub fn embedded() -> Result<Network, NetworkError> {
         Network::from_bytes(EMBEDDED)
     }
