@@ -5,7 +5,10 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{assert_success, csv_rows, run_horizon, scratch_dir, shared_epd_dir, stdout};
+use common::{
+    assert_success, built_in_network_file, csv_rows, run_horizon, scratch_dir, shared_epd_dir,
+    stdout,
+};
 use horizon_chess::epd::parse_suite_bytes;
 
 const HORIZON_EPD: &str = include_str!("../epd/horizon.epd");
@@ -159,14 +162,7 @@ fn the_network_options_make_epd_search_with_the_network() {
     let mates = short_mates();
     let count = mates.lines().count();
     std::fs::write(&suite, &mates).expect("writable");
-    let default_net = if cfg!(feature = "wide") {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/chess/nets/wide.nnue")
-    } else {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/crates/chess/nets/default.nnue"
-        )
-    };
+    let default_net = built_in_network_file();
     let truncated = dir.join("truncated.nnue");
     let bytes = std::fs::read(default_net).expect("the built-in network's file");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).expect("writable");

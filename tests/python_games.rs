@@ -56,6 +56,7 @@ fn match_runner_tests_then_twenty_real_games() {
                 "tests/python/test_eval_loss.py",
                 "tests/python/test_endgame_starts.py",
                 "tests/python/test_uci_latency.py",
+                "tests/python/test_widen_nnue.py",
             ])
             .current_dir(root)
             .status()

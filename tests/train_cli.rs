@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{assert_success, run_horizon, scratch_dir, stdout};
+use common::{assert_success, built_in_network_file, run_horizon, scratch_dir, stdout};
 use horizon_chess::nnue::{Activation, Inputs, Network};
 
 fn path(p: &Path) -> &str {
@@ -473,14 +473,7 @@ fn train_scale_to_gives_a_network_another_networks_scale() {
     let said = stdout(&output);
     assert!(said.contains("scaled the output layer by "), "{said}");
 
-    let built_in = if cfg!(feature = "wide") {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/chess/nets/wide.nnue")
-    } else {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/crates/chess/nets/default.nnue"
-        )
-    };
+    let built_in = built_in_network_file();
     let fit = |net: &str| {
         let output = run_horizon(&["data", "--in", path(&val), "--loss-of", net]);
         assert_success(&output);

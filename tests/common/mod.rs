@@ -115,6 +115,18 @@ impl Drop for ScratchDir {
     }
 }
 
+/// The built-in network's file: `nets/default.nnue`, or `nets/wide.nnue` in the `wide` build.
+pub fn built_in_network_file() -> &'static str {
+    if cfg!(feature = "wide") {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/chess/nets/wide.nnue")
+    } else {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/chess/nets/default.nnue"
+        )
+    }
+}
+
 /// The scratch directory `horizon-<test>-<pid>`, emptied first.
 pub fn scratch_dir(test: &str) -> ScratchDir {
     let dir = std::env::temp_dir().join(format!("horizon-{test}-{}", std::process::id()));
