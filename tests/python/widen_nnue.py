@@ -45,7 +45,6 @@ class NetworkFile:
         if version != 1 or inputs != INPUTS:
             raise ValueError(f"format version {version}, {inputs} inputs: not readable here")
         self.header = bytearray(data[:HEADER])
-        self.hidden, self.buckets = hidden, buckets
         self.king_mirrored = data[13] == 1
         expected = HEADER + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
         if len(data) != expected:
@@ -67,8 +66,12 @@ class NetworkFile:
         ]
         self.out_bias = list(struct.unpack_from(f"<{buckets}i", payload, 2 * n_i16))
 
+    @property
+    def hidden(self):
+        return len(self.ft_bias)
+
     def to_bytes(self):
-        hidden = len(self.ft_bias)
+        hidden = self.hidden
         values = [w for row in self.ft_weights for w in row] + self.ft_bias
         values += [w for bucket in self.out_weights for half in bucket for w in half]
         payload = struct.pack(f"<{len(values)}h", *values)
@@ -90,7 +93,6 @@ def widen(net, hidden, spread, seed):
     net.ft_weights = [row + [rng.randint(-spread, spread) for _ in range(extra)] for row in net.ft_weights]
     net.ft_bias = net.ft_bias + [0] * extra
     net.out_weights = [[half + [0] * extra for half in bucket] for bucket in net.out_weights]
-    net.hidden = hidden
     return net
 
 
