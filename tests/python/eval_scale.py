@@ -12,6 +12,7 @@ network, both for the side to move). Positions where either value is 1,500 cp or
 out (won positions say nothing about margins).
 
     python3 tests/python/eval_scale.py --engine target/release/horizon --games 20 games.pgn
+    python3 tests/python/eval_scale.py --games 3000 --men 3-6 games.pgn   # small endings only
 """
 
 from __future__ import annotations
@@ -32,8 +33,11 @@ NETWORK_LINE = re.compile(r"network \S+ \([^)]*\): ([+-]?\d+) cp")
 CLASSIC_BANDS = [(0, 50), (50, 150), (150, 400), (400, 1500)]
 
 
-def game_positions(handle: TextIO, games: int) -> Iterator[str]:
-    """FENs after every move of the first `games` games, skipping checks and ended games."""
+def game_positions(
+    handle: TextIO, games: int, men: Tuple[int, int] = (2, 32)
+) -> Iterator[str]:
+    """FENs after every move of the first `games` games, skipping checks, ended games and
+    boards whose number of men (kings included) lies outside `men` (inclusive)."""
     for _ in range(games):
         game = chess.pgn.read_game(handle)
         if game is None:
@@ -41,7 +45,11 @@ def game_positions(handle: TextIO, games: int) -> Iterator[str]:
         board = game.board()
         for move in game.mainline_moves():
             board.push(move)
-            if not board.is_check() and not board.is_game_over():
+            if (
+                men[0] <= chess.popcount(board.occupied) <= men[1]
+                and not board.is_check()
+                and not board.is_game_over()
+            ):
                 yield board.fen()
 
 
@@ -135,15 +143,33 @@ def report(scale: Scale, bands: Sequence[Tuple[str, int, float, float]]) -> str:
     return "\n".join(lines)
 
 
+def men_range(text: str) -> Tuple[int, int]:
+    """`LOW-HIGH` (or one number) as an inclusive range of men on the board."""
+    low, _, high = text.partition("-")
+    try:
+        bounds = (int(low), int(high or low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a range of men: {text!r}") from None
+    if not 2 <= bounds[0] <= bounds[1] <= 32:
+        raise argparse.ArgumentTypeError(f"men must satisfy 2 <= LOW <= HIGH <= 32: {text!r}")
+    return bounds
+
+
 def main(argv: List[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pgn", help="games whose positions are measured")
     parser.add_argument("--engine", default="target/release/horizon")
     parser.add_argument("--games", type=int, default=20, help="first N games of the file")
+    parser.add_argument(
+        "--men",
+        type=men_range,
+        default=(2, 32),
+        help="only boards with LOW-HIGH men, kings included (e.g. 3-6)",
+    )
     args = parser.parse_args(argv)
     try:
         with open(args.pgn, encoding="utf-8", errors="replace") as handle:
-            fens = list(game_positions(handle, args.games))
+            fens = list(game_positions(handle, args.games, args.men))
         if not fens:
             raise ValueError(f"no positions in the first {args.games} games of {args.pgn}")
         pairs = evaluate(args.engine, fens)

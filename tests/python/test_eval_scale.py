@@ -52,3 +52,21 @@ def test_positions_skip_checks():
     fens = list(eval_scale.game_positions(io.StringIO(pgn), 5))
     assert len(fens) == 3, "after f3, e5 and g4; the mate is a check"
     assert fens[-1].startswith("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2")
+
+
+def test_positions_can_be_limited_by_men():
+    pgn = '[Result "*"]\n\n1. e4 d5 2. exd5 Qxd5 *\n'
+    fens = list(eval_scale.game_positions(io.StringIO(pgn), 1, (30, 31)))
+    assert len(fens) == 2, "after exd5 (31 men) and Qxd5 (30); e4 and d5 leave 32"
+    assert fens[0].startswith("rnbqkbnr/ppp1pppp/8/3P4")
+
+
+def test_men_range_parses_and_rejects():
+    assert eval_scale.men_range("3-6") == (3, 6)
+    assert eval_scale.men_range("5") == (5, 5)
+    for bad in ["6-3", "1-6", "3-33", "a-b"]:
+        try:
+            eval_scale.men_range(bad)
+        except eval_scale.argparse.ArgumentTypeError:
+            continue
+        raise AssertionError(f"{bad!r} accepted")
