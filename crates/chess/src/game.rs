@@ -116,6 +116,14 @@ impl Game for Position {
         Position::non_pawn_pieces(self, self.turn())
     }
 
+    fn mobile_non_pawn_pieces(&self) -> u32 {
+        Position::mobile_non_pawn_pieces(self, self.turn())
+    }
+
+    fn non_pawn_mobility(&self) -> u32 {
+        Position::non_pawn_mobility(self, self.turn())
+    }
+
     #[inline]
     fn evaluate(&mut self) -> i32 {
         self.evaluate()

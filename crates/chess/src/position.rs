@@ -749,6 +749,28 @@ impl Position {
         (board.by_color(color) & !board.pawns() & !board.kings()).count() as u32
     }
 
+    /// How many of `color`'s pieces other than pawns and king attack at least one square
+    /// that `color` does not occupy: pieces that could move if pins are ignored.
+    pub fn mobile_non_pawn_pieces(&self, color: Color) -> u32 {
+        let board = self.chess().board();
+        let ours = board.by_color(color);
+        (ours & !board.pawns() & !board.kings())
+            .into_iter()
+            .filter(|&square| (board.attacks_from(square) & !ours).any())
+            .count() as u32
+    }
+
+    /// How many squares `color`'s pieces other than pawns and king attack that `color` does
+    /// not occupy, summed over the pieces: their moves if pins are ignored.
+    pub fn non_pawn_mobility(&self, color: Color) -> u32 {
+        let board = self.chess().board();
+        let ours = board.by_color(color);
+        (ours & !board.pawns() & !board.kings())
+            .into_iter()
+            .map(|square| (board.attacks_from(square) & !ours).count() as u32)
+            .sum()
+    }
+
     /// The current position as FEN.
     pub fn fen(&self) -> String {
         Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()

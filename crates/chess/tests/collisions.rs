@@ -72,6 +72,12 @@ impl Game for Colliding {
     fn non_pawn_pieces(&self) -> u32 {
         Game::non_pawn_pieces(&self.0)
     }
+    fn mobile_non_pawn_pieces(&self) -> u32 {
+        Game::mobile_non_pawn_pieces(&self.0)
+    }
+    fn non_pawn_mobility(&self) -> u32 {
+        Game::non_pawn_mobility(&self.0)
+    }
     fn evaluate(&mut self) -> i32 {
         Game::evaluate(&mut self.0)
     }

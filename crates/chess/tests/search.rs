@@ -632,6 +632,139 @@ fn null_move_piece_rules_find_zugzwangs() {
     );
 }
 
+/// Pieces that can move: in the start position only the knights; in ZPTS.05 of
+/// `zugzwang.epd` none of Black's four (bishops and rooks walled in by their own pawns and
+/// pieces), while White's queen can.
+#[test]
+fn mobile_pieces_leave_out_walled_in_ones() {
+    use shakmaty::Color;
+    let start = Position::startpos();
+    assert_eq!(start.non_pawn_pieces(Color::White), 7);
+    assert_eq!(start.mobile_non_pawn_pieces(Color::White), 2);
+    assert_eq!(start.mobile_non_pawn_pieces(Color::Black), 2);
+    let walled = Position::from_fen(ZPTS_05).expect("valid");
+    assert_eq!(walled.non_pawn_pieces(Color::Black), 4);
+    assert_eq!(walled.mobile_non_pawn_pieces(Color::Black), 0);
+    assert_eq!(walled.mobile_non_pawn_pieces(Color::White), 1);
+    // A rook hemmed in by its own pawn and knight does not count; one that can take does.
+    let capture = Position::from_fen("k7/8/8/8/8/8/PP6/RN5K w - - 0 1").expect("valid");
+    assert_eq!(
+        capture.mobile_non_pawn_pieces(Color::White),
+        1,
+        "the knight"
+    );
+    let takes = Position::from_fen("k7/8/8/8/8/8/pP6/RN5K w - - 0 1").expect("valid");
+    assert_eq!(
+        takes.mobile_non_pawn_pieces(Color::White),
+        2,
+        "Rxa2 and the knight"
+    );
+    // Mobility counts the moves: Rxa2, Na3, Nc3, Nd2 (pawns and king left out).
+    assert_eq!(takes.non_pawn_mobility(Color::White), 4);
+    assert_eq!(
+        start.non_pawn_mobility(Color::White),
+        4,
+        "two knights, two squares each"
+    );
+    assert_eq!(walled.non_pawn_mobility(Color::Black), 0);
+    assert_eq!(
+        walled.non_pawn_mobility(Color::White),
+        20,
+        "the queen on g8"
+    );
+    let mate_in_two = Position::from_fen(ZPTS_04_MATE_IN_2).expect("valid");
+    assert_eq!(mate_in_two.non_pawn_mobility(Color::Black), 1, "only Qa1");
+}
+
+/// Near the end of ZPTS.04's solution (`zugzwang.epd`): Na5, and Black's one piece move,
+/// Qa2–a1, gives up b3, so Nxb3 mates. With the built-in network (which sees Black far
+/// ahead, so Black's null move is tried), Black's pass (the queen staying on a2) hides it
+/// from the classic rule at depth 4; `null_min_mobility` 2 forbids that pass.
+const ZPTS_04_MATE_IN_2: &str = "8/8/8/8/1pN5/brpp4/qpprp3/1nkbK3 w - - 0 1";
+
+/// A search of `fen` to `depth` with the built-in network.
+fn search_fen_network(fen: &str, config: SearchConfig, depth: u32) -> SearchResult<Move> {
+    let mut pos = Position::from_fen(fen).expect("valid");
+    let network = horizon_chess::nnue::Network::embedded().expect("the built-in network");
+    pos.set_network(
+        Some(std::sync::Arc::new(network)),
+        horizon_chess::nnue::simd::Simd::detect(),
+    );
+    let result = search(&mut pos, config, &Limits::depth(depth));
+    let best = result.best_move.expect("a move");
+    assert!(pos.moves().contains(&best), "illegal {best:?}");
+    result
+}
+
+#[test]
+fn a_side_with_one_piece_move_may_not_pass() {
+    let na5 = uci(ZPTS_04_MATE_IN_2, "c4a5");
+    let run = |null_min_mobility: u32| {
+        let config = SearchConfig {
+            null_min_mobility,
+            ..SearchConfig::default()
+        };
+        search_fen_network(ZPTS_04_MATE_IN_2, config, 4)
+    };
+    let classic = run(0);
+    assert_ne!(classic.best_move, Some(na5), "the classic rule misses it");
+    assert!(classic.stats.null_cutoffs > 0);
+    assert_eq!(classic.stats.null_mobility_skips, 0);
+    let limited = run(2);
+    assert_eq!(limited.best_move, Some(na5));
+    assert_eq!(limited.score, horizon_search::score::MATE - 3, "mate in 2");
+    assert!(limited.stats.null_mobility_skips > 0);
+}
+
+/// ZPTS.05 of `zugzwang.epd`: mate in 4 by Qg7, after which Black's king must move because
+/// every other black piece is walled in. Black's null move hides that; with
+/// `null_mobile_pieces` Black counts no piece there and may not pass, and depth 14 finds
+/// the mate that the classic rule misses.
+const ZPTS_05: &str = "6Q1/8/8/7k/8/8/3p1pp1/3Kbrrb w - - 0 1";
+
+#[test]
+fn walled_in_pieces_do_not_license_the_null_move() {
+    let qg7 = uci(ZPTS_05, "g8g7");
+    let run = |null_mobile_pieces: bool| {
+        let config = SearchConfig {
+            null_mobile_pieces,
+            ..SearchConfig::default()
+        };
+        search_fen(ZPTS_05, config, 14)
+    };
+    let classic = run(false);
+    assert_ne!(classic.best_move, Some(qg7), "the classic rule misses it");
+    assert_eq!(classic.stats.null_immobile_discounts, 0);
+    let mobile = run(true);
+    assert_eq!(mobile.best_move, Some(qg7));
+    assert_eq!(mobile.score, horizon_search::score::MATE - 7, "mate in 4");
+    assert!(mobile.stats.null_immobile_skips > 0);
+    assert!(mobile.stats.null_immobile_discounts >= mobile.stats.null_immobile_skips);
+}
+
+/// Three moves earlier on ZPTS.04's road (mate in 5 by knight moves while Black's queen
+/// shuffles between a1 and a2): with Black's null move barred, reverse futility still
+/// trusts Black's huge material at shallow depth, so depth 14 sees only the repetition
+/// draw. `reverse_futility_min_mobility` 4 bars that too, and the mate appears.
+#[test]
+fn reverse_futility_spares_a_side_with_few_piece_moves() {
+    let fen = "8/8/8/2N5/1pp5/brpp4/1pprp3/qnkbK3 w - - 0 1";
+    let run = |reverse_futility_min_mobility: u32| {
+        let config = SearchConfig {
+            null_min_mobility: 4,
+            reverse_futility_min_mobility,
+            ..SearchConfig::default()
+        };
+        search_fen_network(fen, config, 14)
+    };
+    let trusting = run(0);
+    assert_eq!(trusting.score, 0, "the repetition");
+    assert_eq!(trusting.stats.reverse_futility_mobility_skips, 0);
+    let spared = run(4);
+    assert_eq!(spared.score, horizon_search::score::MATE - 9, "mate in 5");
+    assert!(spared.stats.reverse_futility_mobility_skips > 0);
+}
+
 /// The evaluation cache returns what the evaluation computes: the same value from a cold
 /// and a warm cache, at every position of a search's tree and of random games.
 #[test]

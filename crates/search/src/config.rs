@@ -179,6 +179,14 @@ pub struct SearchConfig {
     /// and king (`Game::non_pawn_pieces`): 1 is the classic rule (any piece); 2 also spares
     /// a lone piece, where zugzwang is common.
     pub null_min_pieces: u32,
+    /// Count for the piece rules above (and `null_verification_endgame`) only the pieces
+    /// that can move (`Game::mobile_non_pawn_pieces`): walled-in pieces do not make
+    /// zugzwang less likely.
+    pub null_mobile_pieces: bool,
+    /// No null move where the side to move's pieces besides pawns and king have fewer moves
+    /// than this together (`Game::non_pawn_mobility`; 0: no limit): a side with one or two
+    /// piece moves is often in zugzwang whatever its material.
+    pub null_min_mobility: u32,
     /// Verify a null-move cutoff at depth >= `null_verification_depth` with a search of the
     /// null move's depth in which the side to move may not pass for the next 3/4 of it.
     pub null_verification: bool,
@@ -207,6 +215,10 @@ pub struct SearchConfig {
     pub reverse_futility: bool,
     pub reverse_futility_margin: i32,
     pub reverse_futility_depth: i32,
+    /// No reverse futility where the side to move's pieces besides pawns and king have
+    /// fewer moves than this together (`Game::non_pawn_mobility`; 0: no limit): like the
+    /// null move, it trusts the side to move to find a move that keeps its eval.
+    pub reverse_futility_min_mobility: u32,
     /// Skip quiet moves at non-PV nodes when the static eval plus `margin × depth` cannot
     /// reach alpha.
     pub futility: bool,
@@ -478,6 +490,8 @@ impl Default for SearchConfig {
             null_verification: false,
             null_verification_depth: 12,
             null_verification_endgame: false,
+            null_mobile_pieces: false,
+            null_min_mobility: 0,
             null_store_tt: false,
             lmr: true,
             lmr_full_depth_moves: 3,
@@ -488,6 +502,7 @@ impl Default for SearchConfig {
             reverse_futility: true,
             reverse_futility_margin: 94,
             reverse_futility_depth: 6,
+            reverse_futility_min_mobility: 0,
             futility: true,
             futility_margin: 125,
             futility_depth: 3,
@@ -659,6 +674,8 @@ impl SearchConfig {
             null_move: false,
             null_verification: false,
             null_verification_endgame: false,
+            null_mobile_pieces: false,
+            null_min_mobility: 0,
             null_store_tt: false,
             lmr: false,
             lmr_log_table: false,

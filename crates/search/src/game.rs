@@ -108,6 +108,18 @@ pub trait Game: Clone + Send + 'static {
     /// `null_min_pieces` and `null_verification_endgame` ask for more. A game without
     /// zugzwang returns `u32::MAX`.
     fn non_pawn_pieces(&self) -> u32;
+    /// Of those pieces, how many can move at all (chess: attack a square not held by their
+    /// own side; pins ignored). A side whose pieces are all walled in is as prone to
+    /// zugzwang as one with none (`null_mobile_pieces`). By default every piece counts.
+    fn mobile_non_pawn_pieces(&self) -> u32 {
+        self.non_pawn_pieces()
+    }
+    /// How many moves those pieces have together (chess: squares they attack that their own
+    /// side does not occupy; pins ignored). A side with only a move or two besides its
+    /// king and pawns is close to zugzwang (`null_min_mobility`). By default unbounded.
+    fn non_pawn_mobility(&self) -> u32 {
+        u32::MAX
+    }
 
     /// Static evaluation from the side to move's point of view. Mutable so a game may keep
     /// evaluation caches (chess: evaluations by key, the pawn hash).

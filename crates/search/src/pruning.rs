@@ -112,7 +112,8 @@ pub(crate) fn table_value_refines(bound: Bound, value: i32, eval: i32) -> bool {
 impl<G: Game> Searcher<G> {
     /// Null-move pruning: if passing still fails high at reduced depth, so will a move.
     /// Not in check, not twice in a row, not in PV nodes, not when the side to move has
-    /// only pawns and king (zugzwang) or fewer pieces than `null_min_pieces`, not at shallow
+    /// only pawns and king (zugzwang) or fewer pieces than `null_min_pieces` (with
+    /// `null_mobile_pieces`, counting only pieces that can move), not at shallow
     /// depth, not for a side a verification search has locked. Optional verification search;
     /// storing null-move cutoffs in the table is an option, off by default as the notes
     /// advise.
@@ -142,12 +143,27 @@ impl<G: Game> Searcher<G> {
         {
             return None;
         }
-        let pieces = game.non_pawn_pieces();
+        let mut pieces = game.non_pawn_pieces();
         if pieces == 0 {
             return None;
         }
+        if config.null_mobile_pieces {
+            let mobile = game.mobile_non_pawn_pieces();
+            if mobile < pieces {
+                self.stats.null_immobile_discounts += 1;
+                pieces = mobile;
+            }
+            if pieces == 0 {
+                self.stats.null_immobile_skips += 1;
+                return None;
+            }
+        }
         if pieces < config.null_min_pieces {
             self.stats.null_piece_skips += 1;
+            return None;
+        }
+        if config.null_min_mobility > 0 && game.non_pawn_mobility() < config.null_min_mobility {
+            self.stats.null_mobility_skips += 1;
             return None;
         }
         let r = null_reduction(
@@ -237,11 +253,15 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Reverse futility pruning (static null move): near the leaves, a static eval far above
-    /// beta is trusted to hold. Not in PV nodes, in check, or against mate scores.
-    #[inline]
+    /// beta is trusted to hold. Not in PV nodes, in check, or against mate scores; with
+    /// `reverse_futility_min_mobility`, not where the side to move has too few piece moves
+    /// to be trusted to keep its eval (zugzwang).
     /// With `improving`, the margin counts one ply less when the eval is rising.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(crate) fn reverse_futility(
         &mut self,
+        game: &G,
         eval: i32,
         beta: i32,
         depth: i32,
@@ -258,6 +278,12 @@ impl<G: Game> Searcher<G> {
             || score::is_decisive(beta)
             || eval - config.reverse_futility_margin * margin_plies < beta
         {
+            return None;
+        }
+        if config.reverse_futility_min_mobility > 0
+            && game.non_pawn_mobility() < config.reverse_futility_min_mobility
+        {
+            self.stats.reverse_futility_mobility_skips += 1;
             return None;
         }
         self.stats.reverse_futility_cutoffs += 1;

@@ -486,6 +486,20 @@ impl Game for RandomTree {
         1 + (hash(self.salts.thin, self.frame().key) % 4) as u32
     }
 
+    /// 0 up to `non_pawn_pieces`, by another hash of the key, so that walled-in pieces
+    /// (`null_mobile_pieces`) occur, all of them included.
+    fn mobile_non_pawn_pieces(&self) -> u32 {
+        let pieces = self.non_pawn_pieces();
+        (hash(self.salts.thin ^ GOLDEN, self.frame().key) % u64::from(pieces + 1)) as u32
+    }
+
+    /// 0 to 3 moves per mobile piece, by a third hash of the key, so that low mobility
+    /// (`null_min_mobility`) occurs.
+    fn non_pawn_mobility(&self) -> u32 {
+        let mobile = u64::from(self.mobile_non_pawn_pieces());
+        (hash(self.salts.thin ^ GOLDEN.rotate_left(17), self.frame().key) % (3 * mobile + 1)) as u32
+    }
+
     fn evaluate(&mut self) -> i32 {
         self.static_value()
     }

@@ -552,7 +552,8 @@ impl<G: Game> Searcher<G> {
         {
             return Some(value);
         }
-        if let Some(value) = self.reverse_futility(eval, beta, depth, pv_node, in_check, improving)
+        if let Some(value) =
+            self.reverse_futility(game, eval, beta, depth, pv_node, in_check, improving)
         {
             return Some(value);
         }

@@ -46,6 +46,14 @@ pub struct SearchStats {
     pub null_endgame_verifications: u64,
     /// Null moves not tried because the side to move had fewer pieces than `null_min_pieces`.
     pub null_piece_skips: u64,
+    /// Null-move candidates where `null_mobile_pieces` counted fewer pieces (some walled in),
+    /// and those of them skipped because none could move.
+    pub null_immobile_discounts: u64,
+    pub null_immobile_skips: u64,
+    /// Null moves not tried because the side's pieces had fewer moves than `null_min_mobility`.
+    pub null_mobility_skips: u64,
+    /// Reverse futility cutoffs not taken because of `reverse_futility_min_mobility`.
+    pub reverse_futility_mobility_skips: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
     /// LMR re-searches a ply deeper or shallower than the unreduced depth, and re-searches
@@ -211,6 +219,10 @@ impl Default for SearchStats {
             null_verifications_failed: 0,
             null_endgame_verifications: 0,
             null_piece_skips: 0,
+            null_immobile_discounts: 0,
+            null_immobile_skips: 0,
+            null_mobility_skips: 0,
+            reverse_futility_mobility_skips: 0,
             lmr_reductions: 0,
             lmr_researches: 0,
             lmr_deeper: 0,
@@ -348,6 +360,10 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.null_verifications_failed += o.null_verifications_failed;
         self.null_endgame_verifications += o.null_endgame_verifications;
         self.null_piece_skips += o.null_piece_skips;
+        self.null_immobile_discounts += o.null_immobile_discounts;
+        self.null_immobile_skips += o.null_immobile_skips;
+        self.null_mobility_skips += o.null_mobility_skips;
+        self.reverse_futility_mobility_skips += o.reverse_futility_mobility_skips;
         self.lmr_reductions += o.lmr_reductions;
         self.lmr_researches += o.lmr_researches;
         self.lmr_deeper += o.lmr_deeper;
@@ -469,13 +485,16 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {} skipped for few pieces {}; lmr: reductions {} re-searches {} (deeper {} shallower {} skipped {}); pvs re-searches {}; aspiration re-searches {} (gradual {})",
+            "null: tries {} cutoffs {} verifications {} (endgame {}) failed {} skipped for few pieces {} walled-in pieces discounted {} (skipped {}) skipped for low mobility {}; lmr: reductions {} re-searches {} (deeper {} shallower {} skipped {}); pvs re-searches {}; aspiration re-searches {} (gradual {})",
             self.null_tries,
             self.null_cutoffs,
             self.null_verifications,
             self.null_endgame_verifications,
             self.null_verifications_failed,
             self.null_piece_skips,
+            self.null_immobile_discounts,
+            self.null_immobile_skips,
+            self.null_mobility_skips,
             self.lmr_reductions,
             self.lmr_researches,
             self.lmr_deeper,
@@ -496,8 +515,9 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "shallow pruning: reverse-futility cutoffs {} futility-pruned {} late-move-pruned {}; razoring: tries {} cutoffs {}; improving nodes {}; iir reductions {}",
+            "shallow pruning: reverse-futility cutoffs {} (spared for low mobility {}) futility-pruned {} late-move-pruned {}; razoring: tries {} cutoffs {}; improving nodes {}; iir reductions {}",
             self.reverse_futility_cutoffs,
+            self.reverse_futility_mobility_skips,
             self.futility_prunes,
             self.late_move_prunes,
             self.razoring_tries,

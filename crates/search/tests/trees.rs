@@ -389,6 +389,20 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
             },
         ),
         (
+            "null move counting pieces that can move",
+            SearchConfig {
+                null_move: true,
+                null_reduction: horizon_search::config::NullReduction::Two,
+                null_mobile_pieces: true,
+                null_min_mobility: 2,
+                null_verification_endgame: true,
+                reverse_futility: true,
+                reverse_futility_min_mobility: 2,
+                tt: true,
+                ..bare.clone()
+            },
+        ),
+        (
             "null move with two pieces",
             SearchConfig {
                 null_move: true,
@@ -502,6 +516,28 @@ fn pruning_and_reductions_terminate_with_consistent_counters() {
                 assert!(s.null_piece_skips > 0, "{name}: no null move spared");
             } else {
                 assert_eq!(s.null_piece_skips, 0, "{name}");
+            }
+            if config.null_mobile_pieces {
+                assert!(
+                    s.null_immobile_skips > 0,
+                    "{name}: no walled-in side spared"
+                );
+                assert!(s.null_immobile_discounts >= s.null_immobile_skips, "{name}");
+            } else {
+                assert_eq!(s.null_immobile_discounts, 0, "{name}");
+            }
+            if config.reverse_futility_min_mobility > 0 {
+                assert!(
+                    s.reverse_futility_mobility_skips > 0,
+                    "{name}: no low mobility spared"
+                );
+            } else {
+                assert_eq!(s.reverse_futility_mobility_skips, 0, "{name}");
+            }
+            if config.null_min_mobility > 0 {
+                assert!(s.null_mobility_skips > 0, "{name}: no low mobility spared");
+            } else {
+                assert_eq!(s.null_mobility_skips, 0, "{name}");
             }
             assert!(s.lmr_researches <= s.lmr_reductions, "{name}");
             assert!(s.first_move_cutoffs <= s.beta_cutoffs, "{name}");

@@ -382,6 +382,19 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         "null move only with this many pieces besides pawns and king"
     ),
     check!(
+        "NullMoveMobilePieces",
+        null_mobile_pieces,
+        "count only pieces that can move for the null move's piece rules"
+    ),
+    spin!(
+        "NullMoveMinMobility",
+        null_min_mobility,
+        u32,
+        0,
+        64,
+        "no null move where the pieces besides pawns and king have fewer moves (0: off)"
+    ),
+    check!(
         "NullMoveVerification",
         null_verification,
         "verify null-move cutoffs at high depth"
@@ -462,6 +475,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         0,
         64,
         "deepest depth pruned"
+    ),
+    spin!(
+        "ReverseFutilityMinMobility",
+        reverse_futility_min_mobility,
+        u32,
+        0,
+        64,
+        "no reverse futility where the pieces besides pawns and king have fewer moves (0: off)"
     ),
     check!("Futility", futility, "futility pruning of quiet moves"),
     spin!(
