@@ -752,23 +752,27 @@ impl Position {
     /// How many of `color`'s pieces other than pawns and king attack at least one square
     /// that `color` does not occupy: pieces that could move if pins are ignored.
     pub fn mobile_non_pawn_pieces(&self, color: Color) -> u32 {
-        let board = self.chess().board();
-        let ours = board.by_color(color);
-        (ours & !board.pawns() & !board.kings())
-            .into_iter()
-            .filter(|&square| (board.attacks_from(square) & !ours).any())
+        self.non_pawn_targets(color)
+            .filter(|targets| targets.any())
             .count() as u32
     }
 
     /// How many squares `color`'s pieces other than pawns and king attack that `color` does
     /// not occupy, summed over the pieces: their moves if pins are ignored.
     pub fn non_pawn_mobility(&self, color: Color) -> u32 {
+        self.non_pawn_targets(color)
+            .map(|targets| targets.count() as u32)
+            .sum()
+    }
+
+    /// For each of `color`'s pieces other than pawns and king, the squares it attacks that
+    /// `color` does not occupy.
+    fn non_pawn_targets(&self, color: Color) -> impl Iterator<Item = shakmaty::Bitboard> + '_ {
         let board = self.chess().board();
         let ours = board.by_color(color);
         (ours & !board.pawns() & !board.kings())
             .into_iter()
-            .map(|square| (board.attacks_from(square) & !ours).count() as u32)
-            .sum()
+            .map(move |square| board.attacks_from(square) & !ours)
     }
 
     /// The current position as FEN.

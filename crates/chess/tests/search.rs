@@ -488,7 +488,11 @@ fn the_evaluation_caches_count_each_search_apart() {
 
 /// A search of `fen` to `depth` with `config`, whose best move must be legal.
 fn search_fen(fen: &str, config: SearchConfig, depth: u32) -> SearchResult<Move> {
-    let mut pos = Position::from_fen(fen).expect("valid");
+    search_position(Position::from_fen(fen).expect("valid"), config, depth)
+}
+
+/// A search of `pos` to `depth`, its best move checked legal.
+fn search_position(mut pos: Position, config: SearchConfig, depth: u32) -> SearchResult<Move> {
     let result = search(&mut pos, config, &Limits::depth(depth));
     let best = result.best_move.expect("a move");
     assert!(pos.moves().contains(&best), "illegal {best:?}");
@@ -690,10 +694,7 @@ fn search_fen_network(fen: &str, config: SearchConfig, depth: u32) -> SearchResu
         Some(std::sync::Arc::new(network)),
         horizon_chess::nnue::simd::Simd::detect(),
     );
-    let result = search(&mut pos, config, &Limits::depth(depth));
-    let best = result.best_move.expect("a move");
-    assert!(pos.moves().contains(&best), "illegal {best:?}");
-    result
+    search_position(pos, config, depth)
 }
 
 #[test]
