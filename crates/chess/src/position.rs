@@ -198,7 +198,7 @@ impl Position {
     #[inline]
     pub fn prepare_evaluation(&mut self) {
         if let Some(nnue) = self.nnue.as_deref_mut() {
-            nnue.update_from_below(self.top);
+            nnue.update_from_below(self.top, &self.frames[self.top].chess);
         }
     }
 

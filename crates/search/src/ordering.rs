@@ -235,13 +235,8 @@ impl<G: Game> MovePicker<G> {
                         self.stage = Stage::Done;
                         return None;
                     }
-                    let mut best = self.next;
-                    for i in self.next + 1..self.len {
-                        if self.scores[i] > self.scores[best] {
-                            best = i;
-                        }
-                    }
-                    let score = self.scores[best];
+                    let (best, score) = best_of(&self.scores[self.next..self.len]);
+                    let best = self.next + best;
                     if self.quiets_pending && score < GOOD_TACTICAL {
                         // No winning capture left: killers and quiet moves come next.
                         self.add_quiets(game, config, tables);
@@ -293,6 +288,19 @@ impl<G: Game> MovePicker<G> {
             *key = key_score(*key);
         }
     }
+}
+
+/// The offset and score of the highest score in `scores` (not empty), the first of equals.
+/// A scan over one slice, the best score kept in a register: no bounds check per move.
+#[inline]
+fn best_of(scores: &[i32]) -> (usize, i32) {
+    let mut best = (0, scores[0]);
+    for (offset, &score) in scores.iter().enumerate().skip(1) {
+        if score > best.1 {
+            best = (offset, score);
+        }
+    }
+    best
 }
 
 /// Bits of a sort key that hold the move's offset (`MAX_MOVES` fits).
@@ -465,6 +473,14 @@ mod tests {
             out.push((RandomTree::encode(m), class));
         }
         out
+    }
+
+    #[test]
+    fn best_of_finds_the_first_highest_score() {
+        assert_eq!(best_of(&[7]), (0, 7));
+        assert_eq!(best_of(&[3, 9, -1, 9, 8]), (1, 9));
+        assert_eq!(best_of(&[i32::MIN, -5, i32::MIN]), (1, -5));
+        assert_eq!(best_of(&[i32::MIN, i32::MIN]), (0, i32::MIN));
     }
 
     #[test]

@@ -3,13 +3,15 @@
 //! `play` only records which pieces the move added and removed ([`Dirty`]); the first
 //! evaluation at or below that ply walks back to the nearest computed accumulator and
 //! applies the recorded changes forward, so a node that is cut off before it evaluates
-//! costs no update (as in Stockfish's lazy accumulator). A position set up from scratch is
-//! summed from scratch ([`Accumulator::refresh`]), and so is one reached by a king move
-//! that changes its side's [`king_flip`] (every square of that perspective moves).
+//! costs no update (as in Stockfish's lazy accumulator). A king move that changes its side's
+//! [`king_flip`] moves every square of that side's perspective: that perspective is rebuilt
+//! from the [`RefreshTable`] by the pieces that differ, the other one updated as usual. A
+//! position set up from scratch is rebuilt from the table for both perspectives.
+//! [`Accumulator::refresh`] sums from scratch (the reference the tests compare with).
 
 use std::sync::Arc;
 
-use shakmaty::{CastlingSide, Chess, Color, Move, Position as _, Role, Square};
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position as _, Role, Square};
 
 use super::network::{Inputs, Network};
 use super::simd::{Row, Simd};
@@ -73,8 +75,8 @@ impl Placed {
 }
 
 /// What a move changed on the board: at most two pieces added (castling) and two removed
-/// (castling, captures), and each perspective's square flip ([`king_flip`]) on both sides
-/// of the move unless `flip_changed`.
+/// (castling, captures), and each perspective's square flip ([`king_flip`]) before the
+/// move, which stays after it except for the perspective in `rebuild`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dirty {
     added: [Placed; 2],
@@ -82,8 +84,8 @@ pub struct Dirty {
     adds: u8,
     removes: u8,
     flips: [u8; 2],
-    /// A king move changed its side's flip: the accumulator is summed from scratch.
-    flip_changed: bool,
+    /// The side whose king move changed its flip: its perspective is rebuilt, not updated.
+    rebuild: Option<Color>,
 }
 
 const NOWHERE: Placed = Placed {
@@ -100,7 +102,7 @@ impl Dirty {
         adds: 0,
         removes: 0,
         flips: [0; 2],
-        flip_changed: false,
+        rebuild: None,
     };
 
     #[inline(always)]
@@ -162,8 +164,10 @@ impl Dirty {
                 }
                 _ => None,
             };
-            if let Some(to) = king_to {
-                dirty.flip_changed = king_flip(inputs, to) != usize::from(dirty.flips[side(us)]);
+            if let Some(to) = king_to
+                && king_flip(inputs, to) != usize::from(dirty.flips[side(us)])
+            {
+                dirty.rebuild = Some(us);
             }
         }
         match m {
@@ -197,10 +201,13 @@ impl Dirty {
         dirty
     }
 
-    /// `dst = src` with these changes, for both perspectives.
+    /// `dst = src` with these changes, for both perspectives but the one in `rebuild`.
     #[inline]
     fn apply(&self, network: &Network, simd: Simd, src: &Accumulator, dst: &mut Accumulator) {
         for perspective in PERSPECTIVES {
+            if self.rebuild == Some(perspective) {
+                continue;
+            }
             let s = side(perspective);
             let flip = usize::from(self.flips[s]);
             let (from, to) = (&src.rows[s], &mut dst.rows[s]);
@@ -241,6 +248,9 @@ enum State {
     Computed,
     /// The accumulator is the one below plus `dirty`.
     Dirty,
+    /// As `Dirty` for the side not in `dirty.rebuild`; that side's perspective is rebuilt
+    /// from this ply's board, so the update needs the position.
+    Rebuild,
     /// Unknown: an evaluation here sums from scratch.
     Stale,
 }
@@ -252,26 +262,95 @@ struct Slot {
     state: State,
 }
 
+/// One perspective's accumulator row as last rebuilt for one square flip, and the board it
+/// was rebuilt for.
+#[derive(Clone, Debug)]
+struct RefreshEntry {
+    row: Row,
+    board: Board,
+}
+
+/// The last row of each perspective and flip: a perspective is rebuilt from its entry by
+/// adding the pieces the board gained since and removing those it lost, a few rows where a
+/// sum from scratch adds thirty (the accumulator refresh table of Koivisto and Stockfish,
+/// after the "Finny tables" of Gary Linscott's NNUE trainer days; here two entries per
+/// perspective, as the inputs have two flips and no king buckets).
+#[derive(Clone, Debug)]
+struct RefreshTable {
+    /// `[perspective][flip is 7]`.
+    entries: [[RefreshEntry; 2]; 2],
+}
+
+impl RefreshTable {
+    fn new(network: &Network) -> RefreshTable {
+        let empty = || RefreshEntry {
+            row: network.ft_bias,
+            board: Board::empty(),
+        };
+        RefreshTable {
+            entries: [[empty(), empty()], [empty(), empty()]],
+        }
+    }
+
+    /// Sets `row` to `perspective`'s sum of `board`'s pieces.
+    #[inline]
+    fn rebuild(
+        &mut self,
+        network: &Network,
+        simd: Simd,
+        perspective: Color,
+        board: &Board,
+        row: &mut Row,
+    ) {
+        let flip = board
+            .king_of(perspective)
+            .map_or(0, |king| king_flip(network.inputs(), king));
+        let entry = &mut self.entries[side(perspective)][usize::from(flip != 0)];
+        for color in PERSPECTIVES {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (now, then) = (board.by_piece(piece), entry.board.by_piece(piece));
+                for square in now & !then {
+                    let f = feature(perspective, color, role, square, flip);
+                    simd.add(&mut entry.row, network.row(f));
+                }
+                for square in then & !now {
+                    let f = feature(perspective, color, role, square, flip);
+                    simd.sub(&mut entry.row, network.row(f));
+                }
+            }
+        }
+        entry.board = board.clone();
+        *row = entry.row;
+    }
+}
+
 /// The network and one accumulator per ply of a position's stack.
 #[derive(Clone, Debug)]
 pub struct NnueStack {
     network: Arc<Network>,
     simd: Simd,
     slots: Vec<Slot>,
-    /// Accumulators summed from scratch and updated incrementally (for tests and `bench`).
+    refresh_table: Box<RefreshTable>,
+    /// Accumulators rebuilt for both perspectives, updated from the ply below (one
+    /// perspective rebuilt or not), and single perspectives rebuilt (tests and `bench`).
     refreshes: u64,
     updates: u64,
+    rebuilds: u64,
 }
 
 impl NnueStack {
-    /// A stack whose accumulators are all unknown (summed at the first evaluation).
+    /// A stack whose accumulators are all unknown (rebuilt at the first evaluation).
     pub fn new(network: Arc<Network>, simd: Simd) -> NnueStack {
+        let refresh_table = Box::new(RefreshTable::new(&network));
         NnueStack {
             network,
             simd: simd.checked(),
             slots: Vec::new(),
+            refresh_table,
             refreshes: 0,
             updates: 0,
+            rebuilds: 0,
         }
     }
 
@@ -310,8 +389,8 @@ impl NnueStack {
     pub fn record(&mut self, ply: usize, dirty: Dirty) {
         let slot = self.slot(ply);
         slot.dirty = dirty;
-        slot.state = if dirty.flip_changed {
-            State::Stale
+        slot.state = if dirty.rebuild.is_some() {
+            State::Rebuild
         } else {
             State::Dirty
         };
@@ -328,45 +407,69 @@ impl NnueStack {
     #[inline]
     pub fn accumulator(&mut self, ply: usize, chess: &Chess) -> &Accumulator {
         self.slot(ply);
-        // The nearest computed accumulator at or below `ply`, if the chain reaches one.
+        // The nearest computed accumulator below `ply` that the chain of changes reaches:
+        // a rebuild is possible only at `ply`, where the board is known.
         let mut base = ply;
+        if self.slots[ply].state == State::Rebuild {
+            base -= 1;
+        }
         while self.slots[base].state == State::Dirty && base > 0 {
             base -= 1;
         }
         if self.slots[base].state == State::Computed {
             for k in base + 1..=ply {
-                self.update_slot(k);
+                self.update_slot(k, chess);
             }
         } else {
-            let acc = Accumulator::refresh(&self.network, self.simd, chess);
             let slot = &mut self.slots[ply];
-            slot.acc = acc;
+            for perspective in PERSPECTIVES {
+                self.refresh_table.rebuild(
+                    &self.network,
+                    self.simd,
+                    perspective,
+                    chess.board(),
+                    &mut slot.acc.rows[side(perspective)],
+                );
+            }
             slot.state = State::Computed;
             self.refreshes += 1;
         }
         &self.slots[ply].acc
     }
 
-    /// Updates the accumulator of `ply` from the one below when that one is computed and
-    /// this one is only dirty: the cheap case of [`Self::accumulator`], done eagerly.
+    /// Updates the accumulator of `ply` (position `chess`) from the one below when that
+    /// one is computed and this one only needs the update: the cheap case of
+    /// [`Self::accumulator`], done eagerly.
     #[inline]
-    pub fn update_from_below(&mut self, ply: usize) {
+    pub fn update_from_below(&mut self, ply: usize, chess: &Chess) {
         if ply > 0
             && ply < self.slots.len()
-            && self.slots[ply].state == State::Dirty
+            && matches!(self.slots[ply].state, State::Dirty | State::Rebuild)
             && self.slots[ply - 1].state == State::Computed
         {
-            self.update_slot(ply);
+            self.update_slot(ply, chess);
         }
     }
 
-    /// Accumulator `k` becomes the one below plus its recorded changes.
+    /// Accumulator `k` becomes the one below plus its recorded changes; the perspective of
+    /// a king move that changed its flip is rebuilt from `chess`, which is only read then
+    /// (it is the position of `k` whenever `k` is in state `Rebuild`).
     #[inline]
-    fn update_slot(&mut self, k: usize) {
+    fn update_slot(&mut self, k: usize, chess: &Chess) {
         let (below, above) = self.slots.split_at_mut(k);
         let (src, dst) = (&below[k - 1], &mut above[0]);
         dst.dirty
             .apply(&self.network, self.simd, &src.acc, &mut dst.acc);
+        if let Some(perspective) = dst.dirty.rebuild {
+            self.refresh_table.rebuild(
+                &self.network,
+                self.simd,
+                perspective,
+                chess.board(),
+                &mut dst.acc.rows[side(perspective)],
+            );
+            self.rebuilds += 1;
+        }
         dst.state = State::Computed;
         self.updates += 1;
     }
@@ -382,8 +485,15 @@ impl NnueStack {
             .output(self.simd, &acc.rows[us], &acc.rows[1 - us], pieces)
     }
 
-    /// (accumulators summed from scratch, accumulators updated from the ply below).
+    /// (accumulators rebuilt for both perspectives, accumulators updated from the ply
+    /// below).
     pub fn counters(&self) -> (u64, u64) {
         (self.refreshes, self.updates)
+    }
+
+    /// Single perspectives rebuilt after a king move changed their flip (each also counted
+    /// as an update in [`Self::counters`]).
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
     }
 }
