@@ -206,6 +206,7 @@ fn handshake_lists_every_option() {
         "SMPHelperSkip",
         "SMPDefer",
         "SMPHelperSync",
+        "SMPHelperLMR",
     ] {
         assert!(
             options

@@ -424,6 +424,12 @@ pub struct SearchConfig {
     /// the main thread and leave deeper entries in the shared table for it (the depth
     /// skipping of Stockfish 7-10's Lazy SMP, in its simplest form).
     pub smp_helper_skip: bool,
+    /// Helpers 1, 3, 5, ... build their LMR table with this many hundredths of a ply added
+    /// to `lmr_base` (0: off; negative: they reduce less), so that they search a tree of
+    /// another shape than the main thread's and bring it other entries (a source of
+    /// diversity besides depth, as issue 21 suggests; Koivisto and others vary helpers'
+    /// reductions too).
+    pub smp_helper_lmr: i32,
     /// Threads put off a move another thread is searching until the node's other moves
     /// are done (simplified ABDADA, `abdada.rs`), so they split nodes instead of
     /// searching the same subtree side by side.
@@ -579,6 +585,7 @@ impl Default for SearchConfig {
             multipv: 1,
             smp_best_thread: false,
             smp_helper_skip: false,
+            smp_helper_lmr: 0,
             smp_defer: false,
             smp_helper_sync: false,
             smp_root_order: false,

@@ -163,6 +163,8 @@ pub struct SearchStats {
     pub smp_helper_abandoned: u64,
     /// Root searches a helper made in reverse order (`smp_root_order`).
     pub smp_root_reversed: u64,
+    /// Helper searches made with a shifted LMR table (`smp_helper_lmr`).
+    pub smp_helper_lmr_searches: u64,
     /// Staged generation: cutoffs after the node's captures were generated and before its
     /// quiet moves were (not counted: cutoffs by the table move, before any generation).
     pub staged_quiet_skips: u64,
@@ -290,6 +292,7 @@ impl Default for SearchStats {
             smp_helper_jumps: 0,
             smp_helper_abandoned: 0,
             smp_root_reversed: 0,
+            smp_helper_lmr_searches: 0,
             staged_quiet_skips: 0,
             eval_cache_probes: 0,
             eval_cache_hits: 0,
@@ -429,6 +432,7 @@ impl AddAssign<&SearchStats> for SearchStats {
         self.smp_helper_jumps += o.smp_helper_jumps;
         self.smp_helper_abandoned += o.smp_helper_abandoned;
         self.smp_root_reversed += o.smp_root_reversed;
+        self.smp_helper_lmr_searches += o.smp_helper_lmr_searches;
         self.staged_quiet_skips += o.staged_quiet_skips;
         self.eval_cache_probes += o.eval_cache_probes;
         self.eval_cache_hits += o.eval_cache_hits;
@@ -579,14 +583,15 @@ impl fmt::Display for SearchStats {
         )?;
         writeln!(
             f,
-            "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {} helper iterations skipped {} abandoned {} root searches reversed {}",
+            "tablebases: hits {} cutoffs {}; smp: helper lines played {} moves deferred {} helper iterations skipped {} abandoned {} root searches reversed {} helper searches with shifted LMR {}",
             self.tb_hits,
             self.tb_cutoffs,
             self.smp_helper_lines,
             self.smp_deferred,
             self.smp_helper_jumps,
             self.smp_helper_abandoned,
-            self.smp_root_reversed
+            self.smp_root_reversed,
+            self.smp_helper_lmr_searches
         )?;
         write!(
             f,

@@ -4,7 +4,8 @@
 //! over different depths; the main thread alone reports and obeys the limits. The line
 //! played is the main thread's, or with `smp_best_thread` that of the thread with the
 //! deepest completed iteration (as Ethereal and Stockfish choose). With `smp_helper_sync`
-//! helpers keep above the main thread's completed depth (`SearchControl::main_depth`).
+//! helpers keep above the main thread's completed depth (`SearchControl::main_depth`); with
+//! `smp_helper_lmr` the odd helpers reduce late moves by another table.
 //! With one thread there are no helpers and the search is deterministic.
 
 use std::sync::Arc;
@@ -52,13 +53,20 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
             if main.config.smp_helper_skip && offset == 1 {
                 helper.config.depth_step = 2;
             }
+            let shifted_lmr = main.config.smp_helper_lmr != 0 && offset == 1;
+            if shifted_lmr {
+                helper.config.lmr_base =
+                    (helper.config.lmr_base + main.config.smp_helper_lmr).max(0);
+            }
             let mut game = game.clone();
             let limits = &helper_limits;
             let handle = std::thread::Builder::new()
                 .name(format!("horizon-helper-{}", index + 1))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    helper.run(&mut game, limits, &mut Silent, offset)
+                    let mut result = helper.run(&mut game, limits, &mut Silent, offset);
+                    result.stats.smp_helper_lmr_searches += u64::from(shifted_lmr);
+                    result
                 });
             handles.push(handle);
         }
@@ -203,6 +211,41 @@ mod tests {
         // A helper stopped before its first iteration has no move to offer.
         let empty = combine(result(1, 10, 30, 1), vec![result(0, 12, 99, 1)], true);
         assert_eq!(empty.best_move, Some(1));
+    }
+
+    /// `SMPHelperLMR`: the odd helpers search with an LMR table shifted by the option, the
+    /// even ones and the main thread with the configured table; each shifted search is
+    /// counted.
+    #[test]
+    fn odd_helpers_search_with_a_shifted_lmr_table() {
+        use crate::config::SearchConfig;
+        use crate::random_tree::{RandomTree, TreeConfig};
+        let config = SearchConfig {
+            smp_helper_lmr: 100,
+            ..SearchConfig::default()
+        };
+        let (base, divisor) = (config.lmr_base, config.lmr_divisor);
+        let mut main = Searcher::<RandomTree>::standalone(config.clone(), 4);
+        let mut helpers: Vec<Searcher<RandomTree>> = (0..3)
+            .map(|_| Searcher::new(config.clone(), main.table().clone(), main.control().clone()))
+            .collect();
+        let mut game = RandomTree::new(TreeConfig {
+            seed: 9,
+            branching: 8,
+            depth: 12,
+            ..TreeConfig::default()
+        });
+        let limits = Limits::depth(7);
+        let result = search_smp(&mut main, &mut helpers, &mut game, &limits, &mut Silent);
+        assert!(result.best_move.is_some());
+        assert_eq!(result.stats.smp_helper_lmr_searches, 2);
+        assert!(main.lmr.built_for(base, divisor));
+        let shifted: Vec<bool> = helpers
+            .iter()
+            .map(|h| h.lmr.built_for(base + 100, divisor))
+            .collect();
+        assert_eq!(shifted, [true, false, true]);
+        assert!(helpers[1].lmr.built_for(base, divisor));
     }
 
     /// `SMPHelperSync`: a helper starts above the main thread's completed depth, searches

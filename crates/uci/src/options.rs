@@ -944,6 +944,14 @@ pub static SEARCH_OPTIONS: &[SearchOption] = &[
         smp_helper_skip,
         "helpers 1, 3, 5... search every other depth, ahead of the main thread"
     ),
+    spin!(
+        "SMPHelperLMR",
+        smp_helper_lmr,
+        i32,
+        -200,
+        200,
+        "helpers 1, 3, 5... add this to LMRBase (hundredths of a ply): another tree shape"
+    ),
     check!(
         "SMPDefer",
         smp_defer,
