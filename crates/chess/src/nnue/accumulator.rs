@@ -272,9 +272,9 @@ struct RefreshEntry {
 
 /// The last row of each perspective and flip: a perspective is rebuilt from its entry by
 /// adding the pieces the board gained since and removing those it lost, a few rows where a
-/// sum from scratch adds thirty (the accumulator refresh table of Koivisto and Stockfish,
-/// after the "Finny tables" of Gary Linscott's NNUE trainer days; here two entries per
-/// perspective, as the inputs have two flips and no king buckets).
+/// sum from scratch adds thirty (the accumulator refresh table, or "Finny table", of
+/// Koivisto and Stockfish; here two entries per perspective, as the inputs have two flips
+/// and no king buckets).
 #[derive(Clone, Debug)]
 struct RefreshTable {
     /// `[perspective][flip is 7]`.
