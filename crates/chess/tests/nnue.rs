@@ -8,7 +8,7 @@ use horizon_chess::nnue::{
     Accumulator, Activation, HIDDEN, INPUTS, Inputs, Network, NetworkError, feature, king_flip,
 };
 use horizon_chess::shakmaty::Position as _;
-use horizon_chess::{Color, Move, Position};
+use horizon_chess::{Color, Move, Position, Role};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -60,7 +60,8 @@ struct Seen {
     /// Single perspectives rebuilt from the refresh table (king-mirrored inputs).
     perspective_rebuilds: u64,
     /// Both perspectives rebuilt from a refresh table already used in the game (a lazy
-    /// chain that crosses a flip).
+    /// chain that crosses a flip, or one that reaches back past the first evaluated ply;
+    /// the first case alone: `a_lazy_chain_across_a_flip_rebuilds_from_the_table`).
     later_refreshes: u64,
 }
 
@@ -183,8 +184,10 @@ fn accumulators_are_updated_not_recomputed() {
         while flip_changes == 0 || games < 4 {
             let mut pos = with_network(STARTS[games % STARTS.len()], &network, Simd::detect());
             let mut rng = StdRng::seed_from_u64(3 + games as u64);
+            // The root first: every later ply then has a computed accumulator below it.
+            pos.evaluate();
             let mut changes = 0;
-            let mut plies = 0;
+            let mut plies = 1;
             for _ in 0..120 {
                 let moves = pos.moves();
                 if moves.is_empty() {
@@ -198,7 +201,7 @@ fn accumulators_are_updated_not_recomputed() {
             }
             let stack = pos.nnue().expect("network set");
             let (refreshes, updates) = stack.counters();
-            assert_eq!(refreshes, 1, "{inputs:?}: the first evaluation only");
+            assert_eq!(refreshes, 1, "{inputs:?}: the root only");
             let expected = match inputs {
                 Inputs::Plain => 0,
                 Inputs::KingMirrored => changes,
@@ -210,6 +213,66 @@ fn accumulators_are_updated_not_recomputed() {
         }
         assert!(games < 50, "no king crossed the d/e line in {games} games");
     }
+}
+
+/// A king move across the d/e line that is not evaluated lies inside the next evaluation's
+/// lazy chain, whose board is not at hand: that evaluation rebuilds both perspectives from
+/// the refresh table. Evaluated at its own ply, the king move rebuilds only its side's
+/// perspective. Both equal sums from scratch.
+#[test]
+fn a_lazy_chain_across_a_flip_rebuilds_from_the_table() {
+    let network =
+        Arc::new(random_network(4, Activation::SCReLU, 8).with_inputs(Inputs::KingMirrored));
+    let simd = Simd::detect();
+    let mut pos = with_network("4k3/pppppppp/8/8/8/8/PPP2PPP/4K3 w - - 0 1", &network, simd);
+    let scratch = |pos: &Position| Accumulator::refresh(&network, simd, pos.chess());
+    let counts = |pos: &Position| {
+        let stack = pos.nnue().expect("a network is set");
+        (stack.counters(), stack.rebuilds())
+    };
+    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
+    assert_eq!(counts(&pos), ((1, 0), 0));
+
+    let king_move = pos
+        .moves()
+        .into_iter()
+        .find(|&m| changes_flip(&pos, m))
+        .expect("Kd1 or Kd2 crosses the d/e line");
+    pos.play(king_move);
+    let pawn_move = pos
+        .moves()
+        .into_iter()
+        .find(|m| m.role() == Role::Pawn)
+        .expect("Black has pawn moves");
+    pos.play(pawn_move);
+    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
+    assert_eq!(
+        counts(&pos),
+        ((2, 0), 0),
+        "both perspectives from the table"
+    );
+
+    pos.undo();
+    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
+    assert_eq!(
+        counts(&pos),
+        ((2, 1), 1),
+        "one perspective rebuilt, one updated"
+    );
+
+    // The pawn move again, now an update; then White's king crosses back, rebuilt from
+    // the table's entry of the root's flip.
+    pos.play(pawn_move);
+    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
+    assert_eq!(counts(&pos), ((2, 2), 1));
+    let back = pos
+        .moves()
+        .into_iter()
+        .find(|&m| changes_flip(&pos, m))
+        .expect("White's king crosses back");
+    pos.play(back);
+    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
+    assert_eq!(counts(&pos), ((2, 3), 2));
 }
 
 /// `prepare_evaluation` updates the new ply's accumulator from the computed one below, and

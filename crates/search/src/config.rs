@@ -425,10 +425,9 @@ pub struct SearchConfig {
     /// skipping of Stockfish 7-10's Lazy SMP, in its simplest form).
     pub smp_helper_skip: bool,
     /// Helpers 1, 3, 5, ... build their LMR table with this many hundredths of a ply added
-    /// to `lmr_base` (0: off; negative: they reduce less), so that they search a tree of
-    /// another shape than the main thread's and bring it other entries (a source of
-    /// diversity besides depth, as issue 21 suggests; Koivisto and others vary helpers'
-    /// reductions too).
+    /// to `lmr_base` (0: off; negative: they reduce less, the base no lower than 0), so
+    /// that they search a tree of another shape than the main thread's and bring it other
+    /// entries (a source of diversity besides depth, which issue 21 suggests trying).
     pub smp_helper_lmr: i32,
     /// Threads put off a move another thread is searching until the node's other moves
     /// are done (simplified ABDADA, `abdada.rs`), so they split nodes instead of

@@ -53,11 +53,11 @@ pub fn search_smp<G: Game, O: Observer<G::Move>>(
             if main.config.smp_helper_skip && offset == 1 {
                 helper.config.depth_step = 2;
             }
-            let shifted_lmr = main.config.smp_helper_lmr != 0 && offset == 1;
-            if shifted_lmr {
-                helper.config.lmr_base =
-                    (helper.config.lmr_base + main.config.smp_helper_lmr).max(0);
+            if offset == 1 && main.config.smp_helper_lmr != 0 {
+                helper.config.lmr_base = (main.config.lmr_base + main.config.smp_helper_lmr).max(0);
             }
+            // Counted only where the table really differs (the base cannot go below 0).
+            let shifted_lmr = helper.config.lmr_base != main.config.lmr_base;
             let mut game = game.clone();
             let limits = &helper_limits;
             let handle = std::thread::Builder::new()
@@ -246,6 +246,23 @@ mod tests {
             .collect();
         assert_eq!(shifted, [true, false, true]);
         assert!(helpers[1].lmr.built_for(base, divisor));
+
+        // The base cannot go below 0: from 0, a negative shift leaves the table as it is,
+        // and no helper search counts as shifted.
+        let config = SearchConfig {
+            lmr_base: 0,
+            smp_helper_lmr: -200,
+            ..SearchConfig::default()
+        };
+        let mut main = Searcher::<RandomTree>::standalone(config.clone(), 4);
+        let mut helpers = vec![Searcher::new(
+            config,
+            main.table().clone(),
+            main.control().clone(),
+        )];
+        let result = search_smp(&mut main, &mut helpers, &mut game, &limits, &mut Silent);
+        assert_eq!(result.stats.smp_helper_lmr_searches, 0);
+        assert!(helpers[0].lmr.built_for(0, divisor));
     }
 
     /// `SMPHelperSync`: a helper starts above the main thread's completed depth, searches

@@ -251,7 +251,7 @@ enum State {
     /// As `Dirty` for the side not in `dirty.rebuild`; that side's perspective is rebuilt
     /// from this ply's board, so the update needs the position.
     Rebuild,
-    /// Unknown: an evaluation here sums from scratch.
+    /// Unknown: an evaluation here rebuilds both perspectives from the refresh table.
     Stale,
 }
 
@@ -407,10 +407,10 @@ impl NnueStack {
     #[inline]
     pub fn accumulator(&mut self, ply: usize, chess: &Chess) -> &Accumulator {
         self.slot(ply);
-        // The nearest computed accumulator below `ply` that the chain of changes reaches:
-        // a rebuild is possible only at `ply`, where the board is known.
+        // The nearest computed accumulator at or below `ply` that the chain of changes
+        // reaches: a rebuild is possible only at `ply`, where the board is known.
         let mut base = ply;
-        if self.slots[ply].state == State::Rebuild {
+        if ply > 0 && self.slots[ply].state == State::Rebuild {
             base -= 1;
         }
         while self.slots[base].state == State::Dirty && base > 0 {

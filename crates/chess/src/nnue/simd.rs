@@ -82,7 +82,7 @@ impl Simd {
         }
     }
 
-    /// `dst += add` (a refresh from scratch, one active feature at a time).
+    /// `dst += add` (a sum from scratch or a rebuild, one active feature at a time).
     #[inline]
     pub fn add(self, dst: &mut Row, row: &Row) {
         match self {
