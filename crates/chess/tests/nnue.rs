@@ -225,19 +225,18 @@ fn a_lazy_chain_across_a_flip_rebuilds_from_the_table() {
         Arc::new(random_network(4, Activation::SCReLU, 8).with_inputs(Inputs::KingMirrored));
     let simd = Simd::detect();
     let mut pos = with_network("4k3/pppppppp/8/8/8/8/PPP2PPP/4K3 w - - 0 1", &network, simd);
-    let scratch = |pos: &Position| Accumulator::refresh(&network, simd, pos.chess());
-    let counts = |pos: &Position| {
+    // The accumulator equals the sum from scratch, after these (whole rebuilds, updates)
+    // and perspective rebuilds.
+    let check = |pos: &mut Position, counts: ((u64, u64), u64), why: &str| {
+        let scratch = Accumulator::refresh(&network, simd, pos.chess());
+        assert_eq!(pos.nnue_accumulator(), Some(scratch), "{why}");
         let stack = pos.nnue().expect("a network is set");
-        (stack.counters(), stack.rebuilds())
+        assert_eq!((stack.counters(), stack.rebuilds()), counts, "{why}");
     };
-    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
-    assert_eq!(counts(&pos), ((1, 0), 0));
+    let flip_move = |pos: &Position| pos.moves().into_iter().find(|&m| changes_flip(pos, m));
+    check(&mut pos, ((1, 0), 0), "the root");
 
-    let king_move = pos
-        .moves()
-        .into_iter()
-        .find(|&m| changes_flip(&pos, m))
-        .expect("Kd1 or Kd2 crosses the d/e line");
+    let king_move = flip_move(&pos).expect("Kd1 or Kd2 crosses the d/e line");
     pos.play(king_move);
     let pawn_move = pos
         .moves()
@@ -245,34 +244,22 @@ fn a_lazy_chain_across_a_flip_rebuilds_from_the_table() {
         .find(|m| m.role() == Role::Pawn)
         .expect("Black has pawn moves");
     pos.play(pawn_move);
-    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
-    assert_eq!(
-        counts(&pos),
-        ((2, 0), 0),
-        "both perspectives from the table"
-    );
+    check(&mut pos, ((2, 0), 0), "both perspectives from the table");
 
     pos.undo();
-    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
-    assert_eq!(
-        counts(&pos),
+    check(
+        &mut pos,
         ((2, 1), 1),
-        "one perspective rebuilt, one updated"
+        "one perspective rebuilt, one updated",
     );
 
     // The pawn move again, now an update; then White's king crosses back, rebuilt from
     // the table's entry of the root's flip.
     pos.play(pawn_move);
-    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
-    assert_eq!(counts(&pos), ((2, 2), 1));
-    let back = pos
-        .moves()
-        .into_iter()
-        .find(|&m| changes_flip(&pos, m))
-        .expect("White's king crosses back");
+    check(&mut pos, ((2, 2), 1), "an update");
+    let back = flip_move(&pos).expect("White's king crosses back");
     pos.play(back);
-    assert_eq!(pos.nnue_accumulator(), Some(scratch(&pos)));
-    assert_eq!(counts(&pos), ((2, 3), 2));
+    check(&mut pos, ((2, 3), 2), "the king back across the line");
 }
 
 /// `prepare_evaluation` updates the new ply's accumulator from the computed one below, and
