@@ -265,6 +265,72 @@ mod tests {
         assert!(helpers[0].lmr.built_for(0, divisor));
     }
 
+    /// `SMPRootOrder` and `TTKeepDeeper`, exercised on one thread so that no scheduling can
+    /// skip them: a helper (not the main thread) walks its root moves in reverse, counts each
+    /// such root search and finds the same value; a searcher that meets a deeper entry of a
+    /// later iteration in the shared table keeps it and counts that.
+    #[test]
+    fn helper_root_order_and_kept_deeper_entries_are_counted() {
+        use crate::config::SearchConfig;
+        use crate::random_tree::{RandomTree, TreeConfig};
+        // Plain alpha-beta: its value does not depend on the move order.
+        let config = SearchConfig {
+            smp_root_order: true,
+            tt_keep_deeper: true,
+            ..SearchConfig::bare()
+        };
+        let tree = || {
+            RandomTree::new(TreeConfig {
+                seed: 11,
+                branching: 6,
+                depth: 10,
+                ..TreeConfig::default()
+            })
+        };
+        let limits = Limits::depth(5);
+        let mut main = Searcher::<RandomTree>::standalone(config.clone(), 4);
+        let alone = main.run(&mut tree(), &limits, &mut Silent, 0);
+        assert_eq!(
+            alone.stats.smp_root_reversed, 0,
+            "the main thread keeps its order"
+        );
+
+        // A helper over a fresh table: every iteration with more than two root moves left
+        // after the first is walked in reverse.
+        let mut helper = Searcher::<RandomTree>::standalone(config.clone(), 4);
+        helper.is_main = false;
+        let reversed = helper.run(&mut tree(), &limits, &mut Silent, 0);
+        assert!(
+            reversed.stats.smp_root_reversed >= 4,
+            "{}",
+            reversed.stats.smp_root_reversed
+        );
+        assert_eq!(reversed.score, alone.score);
+        assert_eq!(
+            reversed.stats.tt_kept_deeper, 0,
+            "nothing deeper in a fresh table"
+        );
+
+        // One searcher's deeper entry from a later iteration, met by another's shallower,
+        // inexact result for the same position: kept, and counted by the one that met it.
+        let game = tree();
+        let store = |iteration, depth| crate::tt::Store {
+            mv: 0,
+            value: 10,
+            eval: 0,
+            depth,
+            bound: Bound::Lower,
+            iteration,
+            flags: 0,
+            path_signature: 0,
+        };
+        helper.store(&game, &store(6, 6));
+        let mut behind = Searcher::new(config, helper.table().clone(), helper.control().clone());
+        behind.store(&game, &store(3, 2));
+        assert_eq!(behind.stats.tt_kept_deeper, 1);
+        assert_eq!(behind.stats.tt_stores, 0);
+    }
+
     /// `SMPHelperSync`: a helper starts above the main thread's completed depth, searches
     /// nothing once the main thread has reached the limit, and abandons an iteration that
     /// the main thread completes first.

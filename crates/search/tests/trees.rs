@@ -654,8 +654,6 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
         .find(|(name, _)| *name == "all exact enhancements")
         .expect("config")
         .1;
-    let mut reversed_root_searches = 0;
-    let mut kept_deeper = 0;
     for seed in SEEDS {
         for depth in [4u32, 5, 6] {
             let expected = negamax(&mut tree(seed, depth as usize), depth);
@@ -694,8 +692,6 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
                         "seed {seed} depth {depth} threads {threads} switches {switches}"
                     );
                     assert_eq!(result.threads.len(), threads);
-                    reversed_root_searches += result.stats.smp_root_reversed;
-                    kept_deeper += result.stats.tt_kept_deeper;
                     if !switches {
                         assert_eq!(result.stats.smp_root_reversed, 0);
                         assert_eq!(result.stats.tt_kept_deeper, 0);
@@ -704,10 +700,9 @@ fn lazy_smp_returns_the_negamax_value_with_every_switch() {
             }
         }
     }
-    // The helpers' reversed root order (`smp_root_order`) was exercised, not skipped.
-    assert!(reversed_root_searches > 0);
-    // So was `tt_keep_deeper`: some thread met another's deeper entry and kept it.
-    assert!(kept_deeper > 0, "no deeper entry kept");
+    // Whether the helpers reversed a root order or kept a deeper entry here depends on how
+    // the threads were scheduled (on a loaded machine the main thread may finish these small
+    // trees before a helper starts); `threads.rs` exercises both on one thread.
 }
 
 /// Records the node count of each iteration's report.
