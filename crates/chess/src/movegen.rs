@@ -131,11 +131,16 @@ fn push_pawn_advances(chess: &Chess, out: &mut MoveList, quiet: bool, promotions
     }
 }
 
-/// Castling, king side first, asked of shakmaty only where the right is held.
+/// Castling, king side first, asked of shakmaty only where the right is held and nothing
+/// stands between king and rook: shakmaty's `castling_moves` builds and returns a whole
+/// move list, which cost about 2% of the search's instructions in the opening, where the
+/// path is usually still blocked. It tests the path first too, so the moves are the same.
 #[inline]
 fn push_castling(chess: &Chess, out: &mut MoveList) {
+    let (castles, us) = (chess.castles(), chess.turn());
+    let occupied = chess.board().occupied();
     for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-        if chess.castles().has(chess.turn(), side) {
+        if castles.has(us, side) && (castles.path(us, side) & occupied).is_empty() {
             out.extend(chess.castling_moves(side));
         }
     }
