@@ -189,15 +189,27 @@ impl<G: Game> MovePicker<G> {
         tables: OrderingTables<'_>,
     ) {
         debug_assert_eq!(self.scores.len(), start);
-        let moves = self.moves.as_ref();
-        for &m in moves.iter().take(self.len).skip(start) {
-            self.scores.push(if Some(m) != self.tt_move {
-                score_move(game, m, &self.hints, config, tables, self.tactical_only)
-            } else if self.tt_given {
+        let moves = &self.moves.as_ref()[start..self.len];
+        for &m in moves {
+            self.scores.push(score_move(
+                game,
+                m,
+                &self.hints,
+                config,
+                tables,
+                self.tactical_only,
+            ));
+        }
+        // The table move, once found, is marked apart: no comparison for the other moves'
+        // scores, and none at all after it.
+        if let Some(tt_move) = self.tt_move
+            && let Some(i) = moves.iter().position(|&m| m == tt_move)
+        {
+            self.scores[start + i] = if self.tt_given {
                 i32::MIN // tried already: skipped when picked
             } else {
                 i32::MAX // generation was forced before its turn: it still comes first
-            });
+            };
         }
     }
 
