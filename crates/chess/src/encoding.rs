@@ -16,6 +16,27 @@ const KIND_PROMOTE_QUEEN: u16 = 4;
 const KIND_CASTLE: u16 = 5;
 const KIND_EN_PASSANT: u16 = 6;
 
+/// The kind of a normal move by its promotion, indexed by the role's number (shakmaty's
+/// `Role` counts from 1, so 0 stands for no promotion): a table load instead of a match, since
+/// every searched and every scored quiet move is encoded. Pawn and king (never promotions in
+/// chess) read as queen, as the match they replace did.
+const PROMOTION_KIND: [u16; 8] = [
+    KIND_NORMAL,
+    KIND_PROMOTE_QUEEN,
+    KIND_PROMOTE_KNIGHT,
+    KIND_PROMOTE_BISHOP,
+    KIND_PROMOTE_ROOK,
+    KIND_PROMOTE_QUEEN,
+    KIND_PROMOTE_QUEEN,
+    KIND_PROMOTE_QUEEN,
+];
+const _: () = assert!(Role::Knight as usize == 2 && Role::Queen as usize == 5);
+
+#[inline]
+fn promotion_kind(promotion: Option<Role>) -> u16 {
+    PROMOTION_KIND[promotion.map_or(0, |role| role as usize) & 7]
+}
+
 /// A move in 16 bits. Decoding needs the position it was encoded in.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PackedMove(pub u16);
@@ -33,16 +54,7 @@ impl PackedMove {
                 to,
                 promotion,
                 ..
-            } => {
-                let kind = match promotion {
-                    None => KIND_NORMAL,
-                    Some(Role::Knight) => KIND_PROMOTE_KNIGHT,
-                    Some(Role::Bishop) => KIND_PROMOTE_BISHOP,
-                    Some(Role::Rook) => KIND_PROMOTE_ROOK,
-                    Some(_) => KIND_PROMOTE_QUEEN,
-                };
-                (from, to, kind)
-            }
+            } => (from, to, promotion_kind(promotion)),
             Move::EnPassant { from, to } => (from, to, KIND_EN_PASSANT),
             Move::Castle { king, rook } => (king, rook, KIND_CASTLE),
             Move::Put { .. } => return PackedMove::NONE,
