@@ -1141,6 +1141,11 @@ class Match:
 
         def worker(pair: Tuple[Player, Player]) -> None:
             p1, p2 = pair
+            # Set by the main thread once it has counted this worker's last game (and decided
+            # whether to stop): a worker takes no new game before that, so an early stop or an
+            # SPRT decision leaves only the games other workers have under way, however the
+            # threads are scheduled.
+            counted = threading.Event()
             try:
                 while not stop.is_set():
                     try:
@@ -1150,7 +1155,10 @@ class Match:
                     white, black = (p1, p2) if white_engine == 1 else (p2, p1)
                     rec = play_game(number, opening_index, opening, white, black, white_engine, cfg.base, cfg.inc,
                                     cfg.tolerance, cfg.hang_timeout, cfg.adjudication, cfg.event, names, cfg.seed)
-                    results.put(rec)
+                    counted.clear()
+                    results.put((rec, counted))
+                    while not counted.wait(0.05) and not stop.is_set():
+                        pass
             except BaseException as err:  # pragma: no cover - defensive
                 results.put(err)
             finally:
@@ -1179,7 +1187,7 @@ class Match:
                     continue
                 if isinstance(item, BaseException):
                     raise item
-                rec: GameRecord = item
+                rec, counted = item  # the game and its worker's "counted" event
                 records.append(rec)
                 if pgn_handle:
                     pgn_handle.write(rec.pgn + "\n\n")
@@ -1218,6 +1226,7 @@ class Match:
                 for e in rec.errors:
                     prefix = f"    game {rec.number} error" if cfg.quiet else "    error"
                     self.say(f"{prefix}: {e.describe(names)}".splitlines()[0])
+                counted.set()
         except KeyboardInterrupt:
             interrupted = True
             stop.set()
