@@ -191,6 +191,20 @@ impl Game for Position {
     }
 
     #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        matches!(
+            m,
+            Move::Normal {
+                capture: Some(_),
+                ..
+            } | Move::Normal {
+                promotion: Some(_),
+                ..
+            } | Move::EnPassant { .. }
+        )
+    }
+
+    #[inline]
     fn mvv_lva(&self, m: Move) -> i32 {
         see::mvv_lva(m)
     }

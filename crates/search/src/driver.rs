@@ -461,7 +461,7 @@ impl<G: Game> Searcher<G> {
             let nodes_before = self.stats.total_nodes();
             let gives_check = game.gives_check(m);
             let check_extends = self.check_extends(game, m, gives_check);
-            let quiet = !(gives_check || game.is_capture(m) || game.is_promotion(m));
+            let quiet = !(gives_check || game.is_tactical(m));
             game.play(m);
             let extension = self.extension(check_extends, false, recapture, pawn_seventh, 0);
             let new_depth = depth - 1 + extension;

@@ -170,6 +170,12 @@ pub trait Game: Clone + Send + 'static {
     fn is_capture(&self, m: Self::Move) -> bool;
     /// Promotions.
     fn is_promotion(&self, m: Self::Move) -> bool;
+    /// Captures and promotions, the moves the search treats as tactical. A game whose moves
+    /// answer both in one test overrides it (asked for every scored and searched move).
+    #[inline]
+    fn is_tactical(&self, m: Self::Move) -> bool {
+        self.is_capture(m) || self.is_promotion(m)
+    }
     /// Most valuable victim, least valuable attacker; 0 for quiet moves.
     fn mvv_lva(&self, m: Self::Move) -> i32;
     /// Static exchange evaluation of the move, in evaluation units.

@@ -383,7 +383,7 @@ fn score_move<G: Game>(
     if config.refutation && hints.refutation != 0 && G::encode(m) == hints.refutation {
         return REFUTATION;
     }
-    let tactical = game.is_capture(m) || game.is_promotion(m);
+    let tactical = game.is_tactical(m);
     // Quiescence always takes captures in MVV-LVA order: unordered, it explodes, and a
     // quiescence search is part of even the barest alpha-beta. The knowledge heuristic
     // adds that order (and SEE) to the main search.

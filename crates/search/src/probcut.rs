@@ -49,9 +49,7 @@ impl<G: Game> Searcher<G> {
         }
         // Only captures whose exchange alone could bring the eval up to the raised beta.
         let needed = raised_beta - eval;
-        let tt_move = probe
-            .tt_move
-            .filter(|&m| game.is_capture(m) || game.is_promotion(m));
+        let tt_move = probe.tt_move.filter(|&m| game.is_tactical(m));
         let mut picker = MovePicker::<G>::tactical(tt_move);
         let child_cut = !self.expected_cut[ply];
         while let Some((m, _)) = picker.next(game, &self.config, self.ordering_tables()) {

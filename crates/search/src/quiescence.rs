@@ -46,7 +46,7 @@ impl<G: Game> Searcher<G> {
             (None, None)
         };
         // Only tactical table moves belong here (or any evasion in check).
-        let tt_move = tt_move.filter(|&m| in_check || game.is_capture(m) || game.is_promotion(m));
+        let tt_move = tt_move.filter(|&m| in_check || game.is_tactical(m));
 
         let mut best = -INFINITY;
         // The raw eval is what the table keeps; stand pat and delta pruning use the
@@ -181,7 +181,7 @@ impl<G: Game> Searcher<G> {
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
         for &m in moves.as_ref() {
-            if game.is_capture(m) || game.is_promotion(m) {
+            if game.is_tactical(m) {
                 continue;
             }
             if !game.gives_check(m) {

@@ -127,10 +127,8 @@ impl<G: Game> Searcher<G> {
         self.stats.tt_pv_marked += u64::from(tt_pv && !pv_node);
         // `lmr_tt_capture`: the table move is a capture or promotion, so quiet late moves
         // reduce more.
-        let tt_capture = self.config.lmr_tt_capture
-            && probe
-                .tt_move
-                .is_some_and(|m| game.is_capture(m) || game.is_promotion(m));
+        let tt_capture =
+            self.config.lmr_tt_capture && probe.tt_move.is_some_and(|m| game.is_tactical(m));
         // Endgame tables: a proven result ends the node or, at PV nodes, bounds its value.
         let (mut table_floor, mut table_ceiling) = (-INFINITY, INFINITY);
         if excluded == 0 && self.config.syzygy && depth >= self.config.syzygy_probe_depth {
@@ -270,7 +268,7 @@ impl<G: Game> Searcher<G> {
                 self.stats.smp_deferred += 1;
                 continue;
             }
-            let tactical = game.is_capture(m) || game.is_promotion(m);
+            let tactical = game.is_tactical(m);
             let recapture = self.config.extend_recapture && game.is_recapture(m);
             let pawn_seventh = self.config.extend_pawn_seventh && game.is_advanced_pawn_push(m);
             let history_index = game.history_index(m);
@@ -468,7 +466,7 @@ impl<G: Game> Searcher<G> {
         } else if best_move != 0 && best < beta && self.config.history {
             // The best move of a PV node earns history too (not only cutoff moves).
             if let Some(m) = game.decode(best_move)
-                && !(game.is_capture(m) || game.is_promotion(m))
+                && !game.is_tactical(m)
             {
                 let index = self.main_history_index(game, m, game.history_index(m));
                 self.history
@@ -481,9 +479,7 @@ impl<G: Game> Searcher<G> {
         if self.config.correction_history
             && !in_check
             && !score::is_decisive(best)
-            && game
-                .decode(best_move)
-                .is_none_or(|m| !(game.is_capture(m) || game.is_promotion(m)))
+            && game.decode(best_move).is_none_or(|m| !game.is_tactical(m))
             && match bound {
                 Bound::Exact => true,
                 Bound::Lower => best > eval,
