@@ -30,7 +30,12 @@ const PROMOTION_KIND: [u16; 8] = [
     KIND_PROMOTE_QUEEN,
     KIND_PROMOTE_QUEEN,
 ];
-const _: () = assert!(Role::Knight as usize == 2 && Role::Queen as usize == 5);
+const _: () = assert!(
+    Role::Knight as usize == 2
+        && Role::Bishop as usize == 3
+        && Role::Rook as usize == 4
+        && Role::Queen as usize == 5
+);
 
 #[inline]
 fn promotion_kind(promotion: Option<Role>) -> u16 {

@@ -295,8 +295,8 @@ mod tests {
             "the main thread keeps its order"
         );
 
-        // A helper: every iteration with more than two root moves left after the first is
-        // walked in reverse.
+        // A helper: every iteration with more than two root moves is walked in reverse, the
+        // first move still first.
         let mut helper = Searcher::<RandomTree>::standalone(config.clone(), 4);
         helper.is_main = false;
         let reversed = helper.run(&mut tree(), &limits, &mut Silent, 0);
