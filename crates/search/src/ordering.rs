@@ -93,7 +93,6 @@ pub struct MovePicker<G: Game> {
     /// One score per generated move, in the moves' order. An `ArrayVec` rather than an
     /// array: a node's picker starts empty instead of zeroing 1,280 bytes.
     scores: ArrayVec<i32, MAX_MOVES>,
-    len: usize,
     next: usize,
     stage: Stage,
     tt_move: Option<G::Move>,
@@ -112,7 +111,6 @@ impl<G: Game> MovePicker<G> {
         MovePicker {
             moves: G::Moves::default(),
             scores: ArrayVec::new(),
-            len: 0,
             next: 0,
             stage: if tt_move.is_some() {
                 Stage::TableMove
@@ -143,7 +141,7 @@ impl<G: Game> MovePicker<G> {
         if self.quiets_pending {
             self.add_quiets(game, config, tables);
         }
-        self.len
+        self.scores.len()
     }
 
     fn generate(&mut self, game: &G, config: &SearchConfig, tables: OrderingTables<'_>) {
@@ -155,7 +153,6 @@ impl<G: Game> MovePicker<G> {
         } else {
             game.generate(&mut self.moves);
         }
-        self.len = self.moves.as_ref().len().min(MAX_MOVES);
         self.score_from(0, game, config, tables);
         self.stage = Stage::Pick;
         if self.quiets_pending && config.refutation && self.hints.refutation != 0 {
@@ -173,14 +170,13 @@ impl<G: Game> MovePicker<G> {
     fn add_quiets(&mut self, game: &G, config: &SearchConfig, tables: OrderingTables<'_>) {
         let mut quiets = G::Moves::default();
         game.generate_quiet(&mut quiets);
-        let start = self.len;
+        let start = self.scores.len();
         self.moves.extend(quiets.as_ref().iter().copied());
-        self.len = self.moves.as_ref().len().min(MAX_MOVES);
         self.score_from(start, game, config, tables);
         self.quiets_pending = false;
     }
 
-    /// Scores the generated moves from index `start` on.
+    /// Scores the generated moves from index `start` on (at most `MAX_MOVES` in all).
     fn score_from(
         &mut self,
         start: usize,
@@ -189,7 +185,8 @@ impl<G: Game> MovePicker<G> {
         tables: OrderingTables<'_>,
     ) {
         debug_assert_eq!(self.scores.len(), start);
-        let moves = &self.moves.as_ref()[start..self.len];
+        let end = self.moves.as_ref().len().min(MAX_MOVES);
+        let moves = &self.moves.as_ref()[start..end];
         for &m in moves {
             self.scores.push(score_move(
                 game,
@@ -232,7 +229,7 @@ impl<G: Game> MovePicker<G> {
                 }
                 Stage::Generate => self.generate(game, config, tables),
                 Stage::Sorted => {
-                    if self.next >= self.len {
+                    if self.next >= self.scores.len() {
                         self.stage = Stage::Done;
                         return None;
                     }
@@ -244,7 +241,7 @@ impl<G: Game> MovePicker<G> {
                     return Some((self.moves.as_ref()[i], classify(self.scores[i])));
                 }
                 Stage::Pick => {
-                    if self.next >= self.len {
+                    if self.next >= self.scores.len() {
                         if self.quiets_pending {
                             self.add_quiets(game, config, tables);
                             continue;
@@ -252,7 +249,7 @@ impl<G: Game> MovePicker<G> {
                         self.stage = Stage::Done;
                         return None;
                     }
-                    let (best, score) = best_of(&self.scores[self.next..self.len]);
+                    let (best, score) = best_of(&self.scores[self.next..]);
                     let best = self.next + best;
                     if self.quiets_pending && score < GOOD_TACTICAL {
                         // No winning capture left: killers and quiet moves come next.
@@ -288,7 +285,7 @@ impl<G: Game> MovePicker<G> {
     /// unstable sort is stable here), the keys sorted, and the moves permuted once: cheaper
     /// than an insertion sort that shifts moves and scores together.
     fn sort_rest(&mut self) {
-        let (start, end) = (self.next, self.len);
+        let (start, end) = (self.next, self.scores.len());
         if end - start < 2 {
             return;
         }
