@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use super::simd::{Row, Simd};
+use super::simd::{Row, Simd, SplitRow};
 use super::{HIDDEN, INPUTS, QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"HZNN";
@@ -114,6 +114,8 @@ pub struct Network {
     pub(crate) ft_bias: Row,
     /// Per bucket: the side to move's half, then the other side's.
     pub(crate) out_weights: Box<[[Row; 2]]>,
+    /// The same weights split for the vector kernels ([`SplitRow`]), made from them.
+    out_split: Box<[[SplitRow; 2]]>,
     pub(crate) out_bias: Box<[i32]>,
     pub(crate) activation: Activation,
     pub(crate) inputs: Inputs,
@@ -189,6 +191,14 @@ impl Reader<'_> {
     }
 }
 
+/// Every output row split for the vector kernels.
+fn split(out_weights: &[[Row; 2]]) -> Box<[[SplitRow; 2]]> {
+    out_weights
+        .iter()
+        .map(|[us, them]| [SplitRow::new(us), SplitRow::new(them)])
+        .collect()
+}
+
 fn payload_bytes(buckets: usize) -> usize {
     2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
 }
@@ -219,13 +229,15 @@ impl Network {
             r.0.copy_from_slice(values);
             r
         };
+        let out_weights: Box<[[Row; 2]]> = out_weights
+            .chunks_exact(2 * HIDDEN)
+            .map(|b| [row(&b[..HIDDEN]), row(&b[HIDDEN..])])
+            .collect();
         let mut network = Network {
             ft_weights: ft_weights.chunks_exact(HIDDEN).map(row).collect(),
             ft_bias: row(ft_bias),
-            out_weights: out_weights
-                .chunks_exact(2 * HIDDEN)
-                .map(|b| [row(&b[..HIDDEN]), row(&b[HIDDEN..])])
-                .collect(),
+            out_split: split(&out_weights),
+            out_weights,
             out_bias: out_bias.into(),
             activation,
             inputs: Inputs::Plain,
@@ -365,11 +377,12 @@ impl Network {
         };
         let ft_weights = (0..INPUTS).map(|_| r.row()).collect();
         let ft_bias = r.row();
-        let out_weights = (0..buckets).map(|_| [r.row(), r.row()]).collect();
+        let out_weights: Box<[[Row; 2]]> = (0..buckets).map(|_| [r.row(), r.row()]).collect();
         let out_bias = (0..buckets).map(|_| r.i32()).collect();
         Ok(Network {
             ft_weights,
             ft_bias,
+            out_split: split(&out_weights),
             out_weights,
             out_bias,
             activation,
@@ -435,7 +448,8 @@ impl Network {
         let bias = i64::from(self.out_bias[bucket]);
         let sum = match self.activation {
             Activation::SCReLU => {
-                let dot = simd.screlu_dot(us, w_us) + simd.screlu_dot(them, w_them);
+                let dot =
+                    simd.screlu_pair(us, them, &self.out_weights[bucket], &self.out_split[bucket]);
                 // Back to one factor of QA, as the bias is stored.
                 dot / i64::from(QA) + bias
             }

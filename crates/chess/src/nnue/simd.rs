@@ -7,7 +7,7 @@
 //! [`Simd::detect`]. Integer arithmetic wraps the same way in both, so they give identical
 //! results (tested in `tests/nnue.rs`). The exception is the SCReLU dot product, written
 //! with AVX2 intrinsics: the plain loop's exact 64-bit sums compile to slow widening code,
-//! while `madd` keeps it in 32-bit lanes, still exact (its doc comment bounds every sum;
+//! while `madd` keeps it in 32-bit lanes, still exact (the doc comments bound every sum;
 //! tested against the plain loop at the extremes). Speed figures are in `docs/speed.md`.
 
 use super::{HIDDEN, QA};
@@ -19,6 +19,32 @@ pub struct Row(pub [i16; HIDDEN]);
 
 impl Row {
     pub const ZERO: Row = Row([0; HIDDEN]);
+}
+
+/// An output-weight row split for the vector dot products: `w = 256·high + low`, with
+/// `low` in `-128..=127` and `high` in `-128..=128`, so that `v·high` and `v·low` fit in
+/// `i16` for every activation `v` in `0..=QA` (at most 255 · 128 = 32,640). Made once
+/// when the network is read; the portable kernel reads the unsplit row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitRow {
+    pub high: Row,
+    pub low: Row,
+}
+
+impl SplitRow {
+    pub fn new(w: &Row) -> SplitRow {
+        let mut split = SplitRow {
+            high: Row::ZERO,
+            low: Row::ZERO,
+        };
+        for (i, &w) in w.0.iter().enumerate() {
+            let w = i32::from(w);
+            let low = ((w + 128) & 255) - 128;
+            split.low.0[i] = low as i16;
+            split.high.0[i] = ((w - low) >> 8) as i16;
+        }
+        split
+    }
 }
 
 /// Which compiled version of the kernels runs.
@@ -115,6 +141,18 @@ impl Simd {
         }
     }
 
+    /// The output layer's sum for SCReLU: `Σ clamp(us, 0, QA)² · w[0] + Σ clamp(them, 0,
+    /// QA)² · w[1]`, exact in `i64`; the vector kernel reads the same weights as `split`.
+    #[inline]
+    pub fn screlu_pair(self, us: &Row, them: &Row, w: &[Row; 2], split: &[SplitRow; 2]) -> i64 {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add_sub`.
+            Simd::Avx2 => unsafe { avx2::screlu_pair(us, them, split) },
+            _ => screlu_dot(us, &w[0]) + screlu_dot(them, &w[1]),
+        }
+    }
+
     /// `Σ clamp(x, 0, QA) · w`, exact in `i64`.
     #[inline]
     pub fn crelu_dot(self, x: &Row, w: &Row) -> i64 {
@@ -190,7 +228,7 @@ fn crelu_dot(x: &Row, w: &Row) -> i64 {
 /// The same kernels compiled with AVX2.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{HIDDEN, QA, Row};
+    use super::{HIDDEN, QA, Row, SplitRow};
 
     #[target_feature(enable = "avx2")]
     pub(super) fn add_sub(dst: &mut Row, src: &Row, add: &Row, sub: &Row) {
@@ -264,6 +302,49 @@ mod avx2 {
     pub(super) fn crelu_dot(x: &Row, w: &Row) -> i64 {
         super::crelu_dot(x, w)
     }
+
+    /// The output layer's SCReLU sum over both perspectives with split weights
+    /// ([`SplitRow`]): `v²·w = 256·v·(v·high) + v·(v·low)`, each inner product exact in
+    /// 16 bits, each outer one summed pairwise into 32-bit lanes by `madd`. Bounds: every
+    /// product is at most 255 · 32,640 in size, and each of the 8 lanes sums `HIDDEN / 4`
+    /// of them per accumulator (`HIDDEN / 16` chunks of both perspectives, two products a
+    /// chunk), below 2³¹ for `HIDDEN` up to 1,024.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn screlu_pair(us: &Row, them: &Row, split: &[SplitRow; 2]) -> i64 {
+        use std::arch::x86_64::*;
+        const LANES: usize = 16;
+        const _: () =
+            assert!(HIDDEN.is_multiple_of(LANES) && (HIDDEN / 4) as i64 * 255 * 32_640 < 1 << 31);
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut high = zero;
+        let mut low = zero;
+        for (x, w) in [(us, &split[0]), (them, &split[1])] {
+            for chunk in 0..HIDDEN / LANES {
+                let at = chunk * LANES;
+                // SAFETY: `Row` is 64-byte aligned and holds `HIDDEN` values, so every
+                // chunk of 16 is in bounds and 32-byte aligned.
+                let (x, h, l) = unsafe {
+                    (
+                        _mm256_load_si256(x.0.as_ptr().add(at).cast()),
+                        _mm256_load_si256(w.high.0.as_ptr().add(at).cast()),
+                        _mm256_load_si256(w.low.0.as_ptr().add(at).cast()),
+                    )
+                };
+                let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+                high = _mm256_add_epi32(high, _mm256_madd_epi16(v, _mm256_mullo_epi16(v, h)));
+                low = _mm256_add_epi32(low, _mm256_madd_epi16(v, _mm256_mullo_epi16(v, l)));
+            }
+        }
+        let mut lanes = [[0i32; 8]; 2];
+        // SAFETY: each destination is 8 `i32`s, 32 bytes; unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(lanes[0].as_mut_ptr().cast(), high);
+            _mm256_storeu_si256(lanes[1].as_mut_ptr().cast(), low);
+        }
+        let sum = |lanes: &[i32; 8]| lanes.iter().map(|&s| i64::from(s)).sum::<i64>();
+        256 * sum(&lanes[0]) + sum(&lanes[1])
+    }
 }
 
 #[cfg(test)]
@@ -272,15 +353,43 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    /// The AVX2 dot products equal the portable ones exactly, on rows at the extremes that
-    /// the 32-bit lanes' bounds are argued for: every weight from `i16::MIN` to `i16::MAX`,
-    /// accumulators below zero, inside `0..=QA` and above it.
+    /// The vector kernels that this processor runs, besides the portable ones.
+    fn vector_kernels() -> Vec<Simd> {
+        let kernels: Vec<Simd> = [Simd::Avx2]
+            .into_iter()
+            .filter(|&simd| simd.checked() == simd)
+            .collect();
+        if kernels.is_empty() {
+            eprintln!("skipped: this processor has no AVX2, only the portable kernels run");
+        }
+        kernels
+    }
+
+    /// The split weights add up to the row they were made from, within the bounds the
+    /// vector kernels are argued for, over every `i16`.
+    #[test]
+    fn split_rows_recompose_every_weight() {
+        let mut w = Row::ZERO;
+        for chunk in (i16::MIN..=i16::MAX).collect::<Vec<_>>().chunks(HIDDEN) {
+            w.0[..chunk.len()].copy_from_slice(chunk);
+            let split = SplitRow::new(&w);
+            for i in 0..chunk.len() {
+                let (h, l) = (i32::from(split.high.0[i]), i32::from(split.low.0[i]));
+                assert_eq!(256 * h + l, i32::from(w.0[i]));
+                assert!(
+                    (-128..=127).contains(&l) && (-128..=128).contains(&h),
+                    "{h} {l}"
+                );
+            }
+        }
+    }
+
+    /// The vector dot products equal the portable ones exactly, on rows at the extremes
+    /// that the 32-bit lanes' bounds are argued for: every weight from `i16::MIN` to
+    /// `i16::MAX`, accumulators below zero, inside `0..=QA` and above it.
     #[test]
     fn vector_dot_products_are_exact_at_the_extremes() {
-        if Simd::detect() != Simd::Avx2 {
-            eprintln!("skipped: this processor has no AVX2, only the portable kernels run");
-            return;
-        }
+        let kernels = vector_kernels();
         let mut rng = StdRng::seed_from_u64(17);
         let full = |rng: &mut StdRng| Row(std::array::from_fn(|_| rng.random::<i16>()));
         let mut cases = vec![
@@ -300,15 +409,67 @@ mod tests {
             }));
             cases.push((x, w));
         }
-        for (x, w) in &cases {
+        for &simd in &kernels {
+            for (x, w) in &cases {
+                assert_eq!(
+                    simd.screlu_dot(x, w),
+                    Simd::Portable.screlu_dot(x, w),
+                    "{simd:?} {x:?} {w:?}"
+                );
+                assert_eq!(simd.crelu_dot(x, w), Simd::Portable.crelu_dot(x, w));
+            }
+            // Both perspectives at once, each case's row against the next case's.
+            for pair in cases.windows(2) {
+                let [(us, w_us), (them, w_them)] = pair else {
+                    unreachable!()
+                };
+                let w = [*w_us, *w_them];
+                let split = [SplitRow::new(w_us), SplitRow::new(w_them)];
+                assert_eq!(
+                    simd.screlu_pair(us, them, &w, &split),
+                    Simd::Portable.screlu_pair(us, them, &w, &split),
+                    "{simd:?} {us:?} {them:?} {w:?}"
+                );
+            }
+            let top = HIDDEN as i64 * i64::from(QA * QA) * i64::from(i16::MAX);
+            let (x, w) = &cases[0];
+            assert_eq!(simd.screlu_dot(x, w), top);
+            let split = [SplitRow::new(w), SplitRow::new(w)];
+            assert_eq!(simd.screlu_pair(x, x, &[*w, *w], &split), 2 * top);
+            let (x, w) = &cases[1];
+            let split = [SplitRow::new(w), SplitRow::new(w)];
             assert_eq!(
-                Simd::Avx2.screlu_dot(x, w),
-                Simd::Portable.screlu_dot(x, w),
-                "{x:?} {w:?}"
+                simd.screlu_pair(x, x, &[*w, *w], &split),
+                -2 * top - 2 * HIDDEN as i64 * i64::from(QA * QA)
             );
-            assert_eq!(Simd::Avx2.crelu_dot(x, w), Simd::Portable.crelu_dot(x, w));
         }
-        let top = HIDDEN as i64 * i64::from(QA * QA) * i64::from(i16::MAX);
-        assert_eq!(Simd::Avx2.screlu_dot(&cases[0].0, &cases[0].1), top);
+    }
+
+    /// The update kernels equal the portable ones, wrapping included.
+    #[test]
+    fn vector_updates_equal_the_portable_ones() {
+        let mut rng = StdRng::seed_from_u64(23);
+        let row = |rng: &mut StdRng| Row(std::array::from_fn(|_| rng.random::<i16>()));
+        for simd in vector_kernels() {
+            for _ in 0..200 {
+                let [src, a, s1, s2] = std::array::from_fn(|_| row(&mut rng));
+                let (mut fast, mut portable) = (row(&mut rng), Row::ZERO);
+                simd.add_sub(&mut fast, &src, &a, &s1);
+                Simd::Portable.add_sub(&mut portable, &src, &a, &s1);
+                assert_eq!(fast, portable, "{simd:?} add_sub");
+                simd.add_sub_sub(&mut fast, &src, &a, &s1, &s2);
+                Simd::Portable.add_sub_sub(&mut portable, &src, &a, &s1, &s2);
+                assert_eq!(fast, portable, "{simd:?} add_sub_sub");
+                simd.add_sub_in_place(&mut fast, &a, &s2);
+                Simd::Portable.add_sub_in_place(&mut portable, &a, &s2);
+                assert_eq!(fast, portable, "{simd:?} add_sub_in_place");
+                simd.add(&mut fast, &s1);
+                Simd::Portable.add(&mut portable, &s1);
+                assert_eq!(fast, portable, "{simd:?} add");
+                simd.sub(&mut fast, &a);
+                Simd::Portable.sub(&mut portable, &a);
+                assert_eq!(fast, portable, "{simd:?} sub");
+            }
+        }
     }
 }
