@@ -42,7 +42,8 @@ struct Frame {
     reversible_plies: u32,
     /// The move that led to this frame (`None` at the start and after a null move).
     last_move: Option<Move>,
-    /// Material and piece-square sum of the classic evaluation (`eval::psqt`).
+    /// Material and piece-square sum of the classic evaluation (`eval::psqt`). Kept up to
+    /// date only while the classic evaluation is the position's (`Position::psqt`).
     psqt: i32,
 }
 
@@ -155,10 +156,11 @@ impl Position {
                 self.eval_cache.get_or_insert(frame.key, || {
                     let mut value = nnue.evaluate(top, chess);
                     if knowledge.network_classic_blend > 0 && eval::classic_blend_applies(chess) {
+                        // With a network `play` keeps no classic sum (`Position::psqt`).
                         let classic = eval::evaluate_with_psqt(
                             chess,
                             pawn_table,
-                            frame.psqt,
+                            eval::psqt::from_scratch(chess),
                             (knowledge, &mut *counts),
                         );
                         value = eval::blend_network_value(
@@ -205,8 +207,9 @@ impl Position {
     /// The classic evaluation, whichever evaluation the search uses.
     pub fn evaluate_classic(&mut self) -> i32 {
         let frame = &self.frames[self.top];
+        let psqt = self.psqt(frame);
         let knowledge = (self.knowledge, &mut self.knowledge_counts);
-        eval::evaluate_with_psqt(&frame.chess, &mut self.pawn_table, frame.psqt, knowledge)
+        eval::evaluate_with_psqt(&frame.chess, &mut self.pawn_table, psqt, knowledge)
     }
 
     /// Evaluations the switchable knowledge changed so far.
@@ -243,6 +246,29 @@ impl Position {
         self.nnue = network.map(|network| Box::new(NnueStack::new(network, simd)));
         // The cache holds the previous evaluation's values.
         self.eval_cache.clear();
+        self.resum_psqt();
+    }
+
+    /// The classic evaluation's material and piece-square sum of `frame`: kept up to date
+    /// by `play` for the classic evaluation, summed here with a network (which needs it only
+    /// for `NetworkClassicBlend` and `evaluate_classic`).
+    #[inline]
+    fn psqt(&self, frame: &Frame) -> i32 {
+        if self.nnue.is_none() {
+            frame.psqt
+        } else {
+            eval::psqt::from_scratch(&frame.chess)
+        }
+    }
+
+    /// Sums the live frames' classic sums again where `play` keeps them (classic
+    /// evaluation), after frames were made without them.
+    fn resum_psqt(&mut self) {
+        if self.nnue.is_none() {
+            for frame in &mut self.frames[..=self.top] {
+                frame.psqt = eval::psqt::from_scratch(&frame.chess);
+            }
+        }
     }
 
     /// Takes `other`'s game (its moves so far, castling notation and key width) and keeps
@@ -257,6 +283,10 @@ impl Position {
         self.track_key128 = other.track_key128;
         if let Some(stack) = self.nnue.as_deref_mut() {
             stack.invalidate();
+        }
+        if other.nnue.is_some() {
+            // Its frames carry no classic sums.
+            self.resum_psqt();
         }
     }
 
@@ -456,6 +486,7 @@ impl Position {
             nnue.record_move(self.top + 1, &self.frames[self.top].chess, m);
         }
         let track_key128 = self.track_key128;
+        let track_psqt = self.nnue.is_none();
         let (before, after) = self.next_slot();
         after.chess.clone_from(&before.chess);
         after.chess.play_unchecked(m);
@@ -488,7 +519,10 @@ impl Position {
             before.reversible_plies + 1
         };
         after.last_move = Some(m);
-        after.psqt = eval::psqt::after_move(before.psqt, &before.chess, m);
+        // With a network no node reads the classic sum: it is left stale (`Position::psqt`).
+        if track_psqt {
+            after.psqt = eval::psqt::after_move(before.psqt, &before.chess, m);
+        }
         self.top += 1;
     }
 

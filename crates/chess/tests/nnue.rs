@@ -924,3 +924,58 @@ fn the_endgame_scale_shrinks_network_values_of_drawish_endings() {
         "{changed} of {positions} changed"
     );
 }
+
+/// With a network `play` keeps no classic material and piece-square sum; the classic
+/// evaluation stays exact wherever it is asked: of the network's position, of a classic
+/// position that takes the network's game, and after the network is switched off, when
+/// `play` keeps the sum again.
+#[test]
+fn the_classic_sum_is_exact_with_and_after_the_network() {
+    let network = Arc::new(random_network(5, Activation::SCReLU, 8));
+    let mut rng = StdRng::seed_from_u64(29);
+    let mut compared = 0;
+    for fen in STARTS {
+        let mut net = with_network(fen, &network, Simd::detect());
+        let mut classic = Position::from_fen(fen).expect("valid FEN");
+        for ply in 0..60 {
+            let moves = classic.moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply % 7 == 3 && !classic.in_check() {
+                net.play_null();
+                classic.play_null();
+            } else {
+                let m = moves[rng.random_range(0..moves.len())];
+                net.play(m);
+                classic.play(m);
+            }
+            assert_eq!(
+                net.evaluate_classic(),
+                classic.evaluate_classic(),
+                "{}",
+                net.fen()
+            );
+            compared += 1;
+        }
+        let mut copy = Position::from_fen(STARTS[0]).expect("valid FEN");
+        copy.copy_game_from(&net);
+        assert_eq!(copy.evaluate(), classic.evaluate(), "{}", classic.fen());
+        net.set_network(None, Simd::detect());
+        assert_eq!(net.evaluate(), classic.evaluate(), "{}", classic.fen());
+        for _ in 0..20 {
+            let moves = classic.moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            for pos in [&mut net, &mut copy, &mut classic] {
+                pos.play(m);
+            }
+            assert_eq!(net.evaluate(), classic.evaluate(), "{}", classic.fen());
+            assert_eq!(copy.evaluate(), classic.evaluate(), "{}", classic.fen());
+            compared += 1;
+        }
+    }
+    assert!(compared > 300, "{compared}");
+}
