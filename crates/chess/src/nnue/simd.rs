@@ -229,6 +229,19 @@ fn crelu_dot(x: &Row, w: &Row) -> i64 {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{HIDDEN, QA, Row, SplitRow};
+    use std::arch::x86_64::{__m256i, _mm256_load_si256, _mm256_storeu_si256};
+
+    /// Values per 256-bit vector.
+    const LANES: usize = 16;
+    const _: () = assert!(HIDDEN.is_multiple_of(LANES));
+
+    /// The `chunk`-th 16 values of `row`.
+    #[inline(always)]
+    fn load(row: &Row, chunk: usize) -> __m256i {
+        // SAFETY: `Row` is 64-byte aligned and holds `HIDDEN` values, a multiple of 16, so
+        // every chunk of 16 is in bounds and 32-byte aligned; the callers enable AVX2.
+        unsafe { _mm256_load_si256(row.0.as_ptr().add(chunk * LANES).cast()) }
+    }
 
     #[target_feature(enable = "avx2")]
     pub(super) fn add_sub(dst: &mut Row, src: &Row, add: &Row, sub: &Row) {
@@ -255,6 +268,19 @@ mod avx2 {
         super::sub(dst, sub)
     }
 
+    /// `factor · Σ high + Σ low` over the 8 lanes of each, summed in `i64`.
+    #[target_feature(enable = "avx2")]
+    fn weighted_sum(high: __m256i, factor: i64, low: __m256i) -> i64 {
+        let mut lanes = [[0i32; 8]; 2];
+        // SAFETY: each destination is 8 `i32`s, 32 bytes; unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(lanes[0].as_mut_ptr().cast(), high);
+            _mm256_storeu_si256(lanes[1].as_mut_ptr().cast(), low);
+        }
+        let sum = |lanes: &[i32; 8]| lanes.iter().map(|&s| i64::from(s)).sum::<i64>();
+        factor * sum(&lanes[0]) + sum(&lanes[1])
+    }
+
     /// `Σ clamp(x, 0, QA)² · w` exactly, in 32-bit lanes: the compiler's version of the
     /// plain loop widens every product to 64 bits. With `v = clamp(x)` in `0..=255`, the
     /// product `v·w` (at most 24 bits) is split as `65536·h + l`, `h` and `l` signed 16-bit
@@ -265,22 +291,13 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(super) fn screlu_dot(x: &Row, w: &Row) -> i64 {
         use std::arch::x86_64::*;
-        const LANES: usize = 16;
-        const _: () =
-            assert!(HIDDEN.is_multiple_of(LANES) && (HIDDEN / 8) as i64 * 255 * 32_768 < 1 << 31);
+        const _: () = assert!((HIDDEN / 8) as i64 * 255 * 32_768 < 1 << 31);
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut high = zero;
         let mut low = zero;
         for chunk in 0..HIDDEN / LANES {
-            // SAFETY: `Row` is 64-byte aligned and holds `HIDDEN` values, so every chunk of
-            // 16 is in bounds and 32-byte aligned.
-            let (x, w) = unsafe {
-                (
-                    _mm256_load_si256(x.0.as_ptr().add(chunk * LANES).cast()),
-                    _mm256_load_si256(w.0.as_ptr().add(chunk * LANES).cast()),
-                )
-            };
+            let (x, w) = (load(x, chunk), load(w, chunk));
             let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
             let l = _mm256_mullo_epi16(v, w);
             // h − (l >> 15): one more where l, read as signed, is negative.
@@ -288,14 +305,7 @@ mod avx2 {
             high = _mm256_add_epi32(high, _mm256_madd_epi16(v, h));
             low = _mm256_add_epi32(low, _mm256_madd_epi16(v, l));
         }
-        let mut lanes = [[0i32; 8]; 2];
-        // SAFETY: each destination is 8 `i32`s, 32 bytes; unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(lanes[0].as_mut_ptr().cast(), high);
-            _mm256_storeu_si256(lanes[1].as_mut_ptr().cast(), low);
-        }
-        let sum = |lanes: &[i32; 8]| lanes.iter().map(|&s| i64::from(s)).sum::<i64>();
-        65_536 * sum(&lanes[0]) + sum(&lanes[1])
+        weighted_sum(high, 65_536, low)
     }
 
     #[target_feature(enable = "avx2")]
@@ -312,38 +322,20 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(super) fn screlu_pair(us: &Row, them: &Row, split: &[SplitRow; 2]) -> i64 {
         use std::arch::x86_64::*;
-        const LANES: usize = 16;
-        const _: () =
-            assert!(HIDDEN.is_multiple_of(LANES) && (HIDDEN / 4) as i64 * 255 * 32_640 < 1 << 31);
+        const _: () = assert!((HIDDEN / 4) as i64 * 255 * 32_640 < 1 << 31);
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut high = zero;
         let mut low = zero;
         for (x, w) in [(us, &split[0]), (them, &split[1])] {
             for chunk in 0..HIDDEN / LANES {
-                let at = chunk * LANES;
-                // SAFETY: `Row` is 64-byte aligned and holds `HIDDEN` values, so every
-                // chunk of 16 is in bounds and 32-byte aligned.
-                let (x, h, l) = unsafe {
-                    (
-                        _mm256_load_si256(x.0.as_ptr().add(at).cast()),
-                        _mm256_load_si256(w.high.0.as_ptr().add(at).cast()),
-                        _mm256_load_si256(w.low.0.as_ptr().add(at).cast()),
-                    )
-                };
+                let (x, h, l) = (load(x, chunk), load(&w.high, chunk), load(&w.low, chunk));
                 let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
                 high = _mm256_add_epi32(high, _mm256_madd_epi16(v, _mm256_mullo_epi16(v, h)));
                 low = _mm256_add_epi32(low, _mm256_madd_epi16(v, _mm256_mullo_epi16(v, l)));
             }
         }
-        let mut lanes = [[0i32; 8]; 2];
-        // SAFETY: each destination is 8 `i32`s, 32 bytes; unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(lanes[0].as_mut_ptr().cast(), high);
-            _mm256_storeu_si256(lanes[1].as_mut_ptr().cast(), low);
-        }
-        let sum = |lanes: &[i32; 8]| lanes.iter().map(|&s| i64::from(s)).sum::<i64>();
-        256 * sum(&lanes[0]) + sum(&lanes[1])
+        weighted_sum(high, 256, low)
     }
 }
 
