@@ -130,17 +130,6 @@ impl Simd {
         }
     }
 
-    /// `Σ clamp(x, 0, QA)² · w`, exact in `i64`.
-    #[inline]
-    pub fn screlu_dot(self, x: &Row, w: &Row) -> i64 {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `add_sub`.
-            Simd::Avx2 => unsafe { avx2::screlu_dot(x, w) },
-            _ => screlu_dot(x, w),
-        }
-    }
-
     /// The output layer's sum for SCReLU: `Σ clamp(us, 0, QA)² · w[0] + Σ clamp(them, 0,
     /// QA)² · w[1]`, exact in `i64`; the vector kernel reads the same weights as `split`.
     #[inline]
@@ -268,9 +257,9 @@ mod avx2 {
         super::sub(dst, sub)
     }
 
-    /// `factor · Σ high + Σ low` over the 8 lanes of each, summed in `i64`.
+    /// `256 · Σ high + Σ low` over the 8 lanes of each, summed in `i64`.
     #[target_feature(enable = "avx2")]
-    fn weighted_sum(high: __m256i, factor: i64, low: __m256i) -> i64 {
+    fn weighted_sum(high: __m256i, low: __m256i) -> i64 {
         let mut lanes = [[0i32; 8]; 2];
         // SAFETY: each destination is 8 `i32`s, 32 bytes; unaligned stores.
         unsafe {
@@ -278,34 +267,7 @@ mod avx2 {
             _mm256_storeu_si256(lanes[1].as_mut_ptr().cast(), low);
         }
         let sum = |lanes: &[i32; 8]| lanes.iter().map(|&s| i64::from(s)).sum::<i64>();
-        factor * sum(&lanes[0]) + sum(&lanes[1])
-    }
-
-    /// `Σ clamp(x, 0, QA)² · w` exactly, in 32-bit lanes: the compiler's version of the
-    /// plain loop widens every product to 64 bits. With `v = clamp(x)` in `0..=255`, the
-    /// product `v·w` (at most 24 bits) is split as `65536·h + l`, `h` and `l` signed 16-bit
-    /// (`mulhi` and `mullo`, `h` raised by one where `l` reads negative), so that
-    /// `v²·w = 65536·(v·h) + v·l`, and `madd` sums both products pairwise into 32-bit
-    /// lanes. Bounds: `|h| ≤ 128` and `|v·l| ≤ 255 · 32768`, and each of the 8 lanes sums
-    /// `HIDDEN / 8` products (32 · 255 · 32768 < 2³¹), so neither sum can overflow.
-    #[target_feature(enable = "avx2")]
-    pub(super) fn screlu_dot(x: &Row, w: &Row) -> i64 {
-        use std::arch::x86_64::*;
-        const _: () = assert!((HIDDEN / 8) as i64 * 255 * 32_768 < 1 << 31);
-        let zero = _mm256_setzero_si256();
-        let qa = _mm256_set1_epi16(QA as i16);
-        let mut high = zero;
-        let mut low = zero;
-        for chunk in 0..HIDDEN / LANES {
-            let (x, w) = (load(x, chunk), load(w, chunk));
-            let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
-            let l = _mm256_mullo_epi16(v, w);
-            // h − (l >> 15): one more where l, read as signed, is negative.
-            let h = _mm256_sub_epi16(_mm256_mulhi_epi16(v, w), _mm256_srai_epi16::<15>(l));
-            high = _mm256_add_epi32(high, _mm256_madd_epi16(v, h));
-            low = _mm256_add_epi32(low, _mm256_madd_epi16(v, l));
-        }
-        weighted_sum(high, 65_536, low)
+        256 * sum(&lanes[0]) + sum(&lanes[1])
     }
 
     #[target_feature(enable = "avx2")]
@@ -335,7 +297,7 @@ mod avx2 {
                 low = _mm256_add_epi32(low, _mm256_madd_epi16(v, _mm256_mullo_epi16(v, l)));
             }
         }
-        weighted_sum(high, 256, low)
+        weighted_sum(high, low)
     }
 }
 
@@ -345,16 +307,13 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    /// The vector kernels that this processor runs, besides the portable ones.
-    fn vector_kernels() -> Vec<Simd> {
-        let kernels: Vec<Simd> = [Simd::Avx2]
-            .into_iter()
-            .filter(|&simd| simd.checked() == simd)
-            .collect();
-        if kernels.is_empty() {
+    /// The vector kernel, where this processor runs it.
+    fn vector_kernel() -> Option<Simd> {
+        let avx2 = Some(Simd::Avx2).filter(|&simd| simd.checked() == simd);
+        if avx2.is_none() {
             eprintln!("skipped: this processor has no AVX2, only the portable kernels run");
         }
-        kernels
+        avx2
     }
 
     /// The split weights add up to the row they were made from, within the bounds the
@@ -381,7 +340,6 @@ mod tests {
     /// `i16::MAX`, accumulators below zero, inside `0..=QA` and above it.
     #[test]
     fn vector_dot_products_are_exact_at_the_extremes() {
-        let kernels = vector_kernels();
         let mut rng = StdRng::seed_from_u64(17);
         let full = |rng: &mut StdRng| Row(std::array::from_fn(|_| rng.random::<i16>()));
         let mut cases = vec![
@@ -401,13 +359,8 @@ mod tests {
             }));
             cases.push((x, w));
         }
-        for &simd in &kernels {
+        for simd in vector_kernel() {
             for (x, w) in &cases {
-                assert_eq!(
-                    simd.screlu_dot(x, w),
-                    Simd::Portable.screlu_dot(x, w),
-                    "{simd:?} {x:?} {w:?}"
-                );
                 assert_eq!(simd.crelu_dot(x, w), Simd::Portable.crelu_dot(x, w));
             }
             // Both perspectives at once, each case's row against the next case's.
@@ -425,7 +378,6 @@ mod tests {
             }
             let top = HIDDEN as i64 * i64::from(QA * QA) * i64::from(i16::MAX);
             let (x, w) = &cases[0];
-            assert_eq!(simd.screlu_dot(x, w), top);
             let split = [SplitRow::new(w), SplitRow::new(w)];
             assert_eq!(simd.screlu_pair(x, x, &[*w, *w], &split), 2 * top);
             let (x, w) = &cases[1];
@@ -442,7 +394,7 @@ mod tests {
     fn vector_updates_equal_the_portable_ones() {
         let mut rng = StdRng::seed_from_u64(23);
         let row = |rng: &mut StdRng| Row(std::array::from_fn(|_| rng.random::<i16>()));
-        for simd in vector_kernels() {
+        for simd in vector_kernel() {
             for _ in 0..200 {
                 let [src, a, s1, s2] = std::array::from_fn(|_| row(&mut rng));
                 let (mut fast, mut portable) = (row(&mut rng), Row::ZERO);
